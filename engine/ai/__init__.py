@@ -1,0 +1,13 @@
+"""AI players.  ``get_agent(name, game=..., seed=..., budget_ms=...)``.
+
+Importing this package registers every agent: the generic random agent and
+each game's heuristic (``engine/ai/heuristics/<game>.py``).
+"""
+
+from engine.ai import heuristics as _heuristics  # noqa: F401
+from engine.ai import random_agent as _random  # noqa: F401
+from engine.ai.base import Agent, BaseAgent, agent_names, get_agent, play_out, register_agent
+
+AGENTS = agent_names
+
+__all__ = ["AGENTS", "Agent", "BaseAgent", "agent_names", "get_agent", "play_out", "register_agent"]

@@ -1,0 +1,3 @@
+"""Per-game rule heuristics; each module registers itself as "heuristic"."""
+
+from engine.ai.heuristics import callbreak  # noqa: F401

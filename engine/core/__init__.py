@@ -1,0 +1,1 @@
+"""The shared machinery every game is built from: cards, actions, tricks, views."""

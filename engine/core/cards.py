@@ -1,0 +1,110 @@
+"""Cards, decks and their notation.
+
+Notation (DESIGN.md): rank ``2-9 T J Q K A`` then suit ``S H D C``; jokers are
+``RJ`` (coloured, highest) and ``BJ`` (mono).  A ``Card`` is an immutable,
+hashable named tuple so that hands, sets and dict keys stay cheap in search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+SUITS: tuple[str, ...] = ("S", "H", "D", "C")
+JOKER_SUIT = "J"
+SUIT_NAMES: dict[str, str] = {
+    "S": "spades",
+    "H": "hearts",
+    "D": "diamonds",
+    "C": "clubs",
+    "J": "jokers",
+    "NT": "no trump",
+}
+SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "J": "🃏"}
+RANK_CHARS = "23456789TJQKA"
+RANK_OF_CHAR: dict[str, int] = {ch: i + 2 for i, ch in enumerate(RANK_CHARS)}
+CHAR_OF_RANK: dict[int, str] = {v: k for k, v in RANK_OF_CHAR.items()}
+RANK_NAMES: dict[int, str] = {
+    11: "jack",
+    12: "queen",
+    13: "king",
+    14: "ace",
+    10: "ten",
+}
+#: Joker ranks sit above the ace so that a plain rank comparison orders them.
+BLACK_JOKER_RANK = 15
+RED_JOKER_RANK = 16
+
+
+class Card(NamedTuple):
+    """A playing card: ``rank`` 2..14 (A = 14; jokers 15/16) and ``suit``."""
+
+    rank: int
+    suit: str
+
+    def __str__(self) -> str:
+        if self.suit == JOKER_SUIT:
+            return "RJ" if self.rank == RED_JOKER_RANK else "BJ"
+        return CHAR_OF_RANK[self.rank] + self.suit
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    @property
+    def is_joker(self) -> bool:
+        return self.suit == JOKER_SUIT
+
+    @staticmethod
+    def parse(text: str) -> Card:
+        """Parse ``AS``, ``as``, ``10h``, ``th``, ``RJ``; raise ValueError otherwise."""
+        card = _PARSE_CACHE.get(text.strip().upper())
+        if card is None:
+            raise ValueError(f"{text!r} is not a card (examples: AS, 10H, 7d, RJ)")
+        return card
+
+
+RED_JOKER = Card(RED_JOKER_RANK, JOKER_SUIT)
+BLACK_JOKER = Card(BLACK_JOKER_RANK, JOKER_SUIT)
+
+_PARSE_CACHE: dict[str, Card] = {"RJ": RED_JOKER, "BJ": BLACK_JOKER}
+for _s in SUITS:
+    for _r, _ch in CHAR_OF_RANK.items():
+        _PARSE_CACHE[_ch + _s] = Card(_r, _s)
+    _PARSE_CACHE["10" + _s] = Card(10, _s)
+    _PARSE_CACHE[_s + "10"] = Card(10, _s)
+
+
+def parse_cards(text: str | Iterable[str]) -> list[Card]:
+    """Parse a space- or comma-separated card list (or an iterable of card texts)."""
+    parts = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    return [c if isinstance(c, Card) else Card.parse(c) for c in parts]
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    return " ".join(str(c) for c in cards)
+
+
+def standard_deck(min_rank: int = 2, jokers: bool = False) -> list[Card]:
+    """A full deck in notation order (suits S H D C, ranks high to low).
+
+    ``min_rank=7`` gives the 32-card Blot deck; ``jokers=True`` adds RJ and BJ
+    (Backalley's 54 cards).
+    """
+    deck = [Card(r, s) for s in SUITS for r in range(14, min_rank - 1, -1)]
+    if jokers:
+        deck = [RED_JOKER, BLACK_JOKER, *deck]
+    return deck
+
+
+def sort_hand(cards: Iterable[Card], suit_order: Sequence[str] = SUITS) -> list[Card]:
+    """Sort for display: jokers first, then by suit in ``suit_order``, high to low."""
+    order = {s: i for i, s in enumerate((JOKER_SUIT, *suit_order))}
+    return sorted(cards, key=lambda c: (order.get(c.suit, 99), -c.rank))
+
+
+def pretty(card: Card) -> str:
+    """Human-friendly text with a suit symbol: ``A♠``, ``10♥``, ``RJ``."""
+    if card.is_joker:
+        return str(card)
+    rank = "10" if card.rank == 10 else CHAR_OF_RANK[card.rank]
+    return rank + SUIT_SYMBOLS[card.suit]

@@ -1,0 +1,134 @@
+"""Follow-suit, must-beat and must-trump filters, shared by every trick game.
+
+Each filter returns an ``Allowed``: the cards that may be played and, when
+that is a restriction, the reason code and a message naming the rule.  The
+same object answers both "what is legal" and "why was that refused", so the
+explanation can never drift from the rule it explains.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.core.cards import SUIT_NAMES, Card
+from engine.core.trick import STANDARD, Ranking, Trick
+
+
+@dataclass(frozen=True, slots=True)
+class Allowed:
+    cards: list[Card]
+    reason: str = "any_card"
+    message: str = "any card may be played"
+
+
+def suit_name(suit: str | None) -> str:
+    return SUIT_NAMES.get(suit or "", str(suit))
+
+
+def of_suit(
+    hand: Sequence[Card], suit: str, ranking: Ranking = STANDARD, trump: str | None = None
+) -> list[Card]:
+    return [c for c in hand if ranking.suit_of(c, trump) == suit]
+
+
+def stronger_than(
+    cards: Sequence[Card], best: Card | None, suit: str, ranking: Ranking, trump: str | None
+) -> list[Card]:
+    """Cards of ``suit`` that beat ``best`` (all of them when ``best`` is None)."""
+    if best is None:
+        return list(cards)
+    strength = ranking.trump_power if suit == trump else ranking.plain_power
+    floor = strength(best)
+    return [c for c in cards if strength(c) > floor]
+
+
+def lead_restricted(
+    hand: Sequence[Card], trump: str | None, trump_broken: bool, ranking: Ranking = STANDARD
+) -> Allowed:
+    """Leading while trump is unbroken: a hand holding any non-trump must lead
+    one (Batak "Leading"; Backalley's trump-lead rule)."""
+    if trump is None or trump_broken:
+        return Allowed(list(hand))
+    plain = [c for c in hand if not ranking.is_trump(c, trump)]
+    if plain and len(plain) < len(hand):
+        return Allowed(
+            plain,
+            "trump_not_broken",
+            f"trump ({suit_name(trump)}) may not be led until it is broken "
+            "while you hold another suit",
+        )
+    return Allowed(list(hand))
+
+
+def compulsory_follow(
+    hand: Sequence[Card],
+    trick: Trick,
+    trump: str | None,
+    *,
+    void_cannot_overtrump: str,
+    ranking: Ranking = STANDARD,
+) -> Allowed:
+    """The "compulsory heading and trumping" family (Callbreak, Eşli Batak).
+
+    - Holding the led suit: if the trick is ruffed, any card of it; otherwise
+      one higher than the highest of it in the trick if you hold one, else any
+      card of it.
+    - Void, holding trump: if not ruffed, any trump; if ruffed, a trump above
+      the highest trump played if you hold one, else ``void_cannot_overtrump``:
+      ``"any_card"`` (Callbreak: no forced under-trump) or ``"any_trump"``
+      (Batak: a trump is compulsory).
+    - Void in the led suit and in trump: any card.
+    """
+    led = trick.led_suit(ranking, trump)
+    if led is None:
+        return Allowed(list(hand))
+    same = of_suit(hand, led, ranking, trump)
+    ruffed = trick.is_ruffed(ranking, trump)
+    if same:
+        if ruffed:
+            return Allowed(
+                same, "must_follow_suit", f"you must follow suit ({suit_name(led)})"
+            )
+        higher = stronger_than(same, trick.highest_of(led, ranking, trump), led, ranking, trump)
+        if higher:
+            return Allowed(
+                higher,
+                "must_beat",
+                f"you must follow {suit_name(led)} with a card higher than "
+                "the highest one in the trick",
+            )
+        return Allowed(same, "must_follow_suit", f"you must follow suit ({suit_name(led)})")
+    trumps = of_suit(hand, trump, ranking, trump) if trump is not None else []
+    if not trumps:
+        return Allowed(list(hand))
+    if not ruffed:
+        return Allowed(
+            trumps,
+            "must_trump",
+            f"you have no {suit_name(led)}, so you must play a trump ({suit_name(trump)})",
+        )
+    assert trump is not None
+    over = stronger_than(trumps, trick.highest_of(trump, ranking, trump), trump, ranking, trump)
+    if over:
+        return Allowed(
+            over,
+            "must_overtrump",
+            "the trick is ruffed: you must play a trump higher than the highest one in it",
+        )
+    if void_cannot_overtrump == "any_trump":
+        return Allowed(
+            trumps,
+            "must_trump",
+            f"you have no {suit_name(led)}, so you must play a trump ({suit_name(trump)})",
+        )
+    return Allowed(list(hand))
+
+
+def refusal_for(card: Card, hand: Sequence[Card], allowed: Allowed) -> tuple[str, str] | None:
+    """Why ``card`` may not be played (reason, message), or None if it may."""
+    if card not in hand:
+        return "not_in_hand", f"{card} is not in your hand"
+    if card not in allowed.cards:
+        return allowed.reason, f"{card} is not allowed: {allowed.message}"
+    return None

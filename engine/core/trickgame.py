@@ -1,0 +1,251 @@
+"""The play phase every trick-taking game shares.
+
+``TrickGameState`` holds hands, the trick in progress, the tricks of this deal,
+tricks won and the deal history, and plays one card: remove it from the hand,
+add it to the trick, and when the trick is full give it to its winner, who
+leads next.  A game supplies ``_allowed_cards()`` (its follow rules, built
+from ``engine.core.follow``) and ``_end_deal()`` (its scoring).
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+import random
+from typing import Any, cast
+
+from engine.core.actions import Action, play
+from engine.core.cards import Card, parse_cards
+from engine.core.events import Event
+from engine.core.follow import Allowed, refusal_for
+from engine.core.game import MatchState
+from engine.core.trick import STANDARD, Ranking, Trick
+from engine.core.view import DealRecord, Plays
+from engine.errors import IllegalAction, InvalidPosition
+
+
+def shared_ranks(totals: Sequence[int]) -> tuple[int, ...]:
+    """Rank per entry, 1 = best; equal totals share a rank (1, 1, 3, 4)."""
+    return tuple(1 + sum(1 for other in totals if other > mine) for mine in totals)
+
+
+class TrickGameState(MatchState):
+    ranking: Ranking = STANDARD
+
+    hands: list[list[Card]]
+    dealt_hands: list[list[Card]]
+    trick: Trick
+    tricks: list[list[tuple[int, Card]]]
+    tricks_won: list[int]
+    trump: str | None
+    dealer: int
+    history: list[DealRecord]
+    deal_scores: list[tuple[int, ...]]
+
+    def _init_play_state(self, hands: list[list[Card]], leader: int) -> None:
+        self.hands = [list(h) for h in hands]
+        self.dealt_hands = [list(h) for h in hands]
+        self.trick = Trick(leader)
+        self.tricks = []
+        self.tricks_won = [0] * self.num_seats
+
+    # -- hooks ---------------------------------------------------------------
+    @abstractmethod
+    def _allowed_cards(self) -> Allowed:
+        """Which cards the seat to act may play now, and the rule that says so."""
+
+    @abstractmethod
+    def _end_deal(self) -> list[Event]:
+        """Score the finished deal, then start the next one or end the match."""
+
+    @property
+    def playing_seat(self) -> int:
+        """The seat whose cards are played now (Batak's dummy included)."""
+        assert self.to_act is not None
+        return self.to_act
+
+    # -- play ---------------------------------------------------------------
+    def _legal_plays(self) -> list[Action]:
+        return [play(c) for c in self._allowed_cards().cards]
+
+    def _explain_play(self, action: Action) -> IllegalAction:
+        if action.verb != "play":
+            return self._wrong_phase(action)
+        if len(action.cards) != 1:
+            return IllegalAction("play exactly one card, e.g. 'play AS'", "one_card")
+        refusal = refusal_for(action.card, self.hands[self.playing_seat], self._allowed_cards())
+        if refusal is None:  # pragma: no cover - legal actions are not explained
+            return IllegalAction(f"{action} is not legal now")
+        return IllegalAction(refusal[1], refusal[0])
+
+    def _play_card(self, card: Card) -> list[Event]:
+        seat = self.playing_seat
+        self.hands[seat].remove(card)
+        self.trick.plays.append((seat, card))
+        events = [Event("card_played", seat, {"card": str(card)})]
+        if len(self.trick.plays) < self.num_seats:
+            self.to_act = (seat + 1) % self.num_seats
+            return events
+        winner = self.trick.winner(self.ranking, self.trump)
+        self.tricks_won[winner] += 1
+        self.tricks.append(list(self.trick.plays))
+        events.append(
+            Event("trick_won", winner, {"cards": [str(c) for _, c in self.trick.plays]})
+        )
+        self.trick = Trick(winner)
+        self.to_act = winner
+        if not any(self.hands):
+            events.extend(self._end_deal())
+        return events
+
+    # -- card accounting (conformance and information hiding) ---------------
+    def card_inventory(self) -> list[Card]:
+        cards = [c for h in self.hands for c in h]
+        cards.extend(c for _, c in self.trick.plays)
+        cards.extend(c for t in self.tricks for _, c in t)
+        cards.extend(self._unplayed_extra_cards())
+        return cards
+
+    def _unplayed_extra_cards(self) -> list[Card]:
+        """Cards outside hands and tricks (Backalley's stock); override."""
+        return []
+
+    def _seats_visible_to(self, seat: int) -> set[int]:
+        """Seats whose hands ``seat`` sees: its own (plus Batak's dummy)."""
+        return {seat}
+
+    def shuffled_unseen(self, seat: int, rng: random.Random) -> TrickGameState:
+        state = cast(TrickGameState, self.clone())
+        visible = self._seats_visible_to(seat)
+        others = [s for s in range(self.num_seats) if s not in visible]
+        pool = [c for s in others for c in state.hands[s]]
+        rng.shuffle(pool)
+        for s in others:
+            n = len(state.hands[s])
+            state.hands[s], pool = pool[:n], pool[n:]
+        return state
+
+    # -- records and views --------------------------------------------------
+    def _record_deal(
+        self,
+        scores: Sequence[int],
+        *,
+        bids: Sequence[Any] = (),
+        contract: str | None = None,
+        declarer: int | None = None,
+        details: Mapping[str, Any] | None = None,
+    ) -> DealRecord:
+        record = DealRecord(
+            number=self.round_number,
+            dealer=self.dealer,
+            hands=tuple(tuple(h) for h in self.dealt_hands),
+            tricks=tuple(tuple(t) for t in self.tricks),
+            tricks_won=tuple(self.tricks_won),
+            bids=tuple(bids),
+            contract=contract,
+            declarer=declarer,
+            trump=self.trump,
+            scores=tuple(scores),
+            details=dict(details or {}),
+        )
+        self.history.append(record)
+        self.deal_scores.append(tuple(scores))
+        return record
+
+    def _played(self) -> Plays:
+        flat = [p for t in self.tricks for p in t]
+        flat.extend(self.trick.plays)
+        return tuple(flat)
+
+    def _common_view(self, seat: int | None) -> dict[str, Any]:
+        """Fields every trick game's Observation shares."""
+        mine = seat is not None and seat == self.decider
+        return {
+            "game": self.game.name,
+            "seat": seat,
+            "num_seats": self.num_seats,
+            "phase": self.phase.value,
+            "round_number": self.round_number,
+            "is_over": self.is_over,
+            "dealer": self.dealer,
+            "to_act": self.to_act,
+            "decider": self.decider,
+            "hand": tuple(self.hands[seat]) if seat is not None else (),
+            "legal_actions": tuple(self.legal_actions()) if mine else (),
+            "trick": tuple(self.trick.plays),
+            "trick_leader": self.trick.leader,
+            "last_trick": tuple(self.tricks[-1]) if self.tricks else (),
+            "played": self._played(),
+            "trump": self.trump,
+            "tricks_won": tuple(self.tricks_won),
+            "scores": tuple(self.scores),
+            "deal_scores": tuple(self.deal_scores),
+            "hand_counts": tuple(len(h) for h in self.hands),
+            "last_deal": self.history[-1] if self.history else None,
+        }
+
+
+def position_hands(
+    given: Mapping[int, Iterable[Any]],
+    trick: Sequence[tuple[int, Any]],
+    num_seats: int,
+    deck: Sequence[Card],
+) -> tuple[list[list[Card]], list[tuple[int, Card]]]:
+    """Complete a position's hands: seats left out get cards nobody else holds.
+
+    Every seat that has not played to the current trick holds the same number
+    of cards; one that has holds one fewer.  Raises InvalidPosition listing
+    every inconsistency (a card twice, unequal counts, a bad seat).
+    """
+    problems: list[str] = []
+    hands: dict[int, list[Card]] = {}
+    for seat, cards in given.items():
+        if not 0 <= int(seat) < num_seats:
+            problems.append(f"no seat {seat}")
+            continue
+        try:
+            hands[int(seat)] = parse_cards(cards if isinstance(cards, str) else [str(c) for c in cards])
+        except ValueError as exc:
+            problems.append(f"seat {seat}: {exc}")
+    plays: list[tuple[int, Card]] = []
+    for seat, card in trick:
+        try:
+            plays.append((int(seat), card if isinstance(card, Card) else Card.parse(str(card))))
+        except ValueError as exc:
+            problems.append(f"trick: {exc}")
+    played_seats = {s for s, _ in plays}
+    if len(played_seats) != len(plays):
+        problems.append("a seat plays twice to the trick")
+    sizes = {len(h) + (1 if s in played_seats else 0) for s, h in hands.items()}
+    if len(sizes) > 1:
+        problems.append(f"hand sizes do not agree with the trick: {sorted(sizes)}")
+    seen: dict[Card, str] = {}
+    for seat, cards in hands.items():
+        for card in cards:
+            if card in seen:
+                problems.append(f"{card} appears twice ({seen[card]} and seat {seat})")
+            seen[card] = f"seat {seat}"
+    for seat, card in plays:
+        if card in seen:
+            problems.append(f"{card} appears twice ({seen[card]} and the trick)")
+        seen[card] = "the trick"
+        if card not in deck:
+            problems.append(f"{card} is not in this game's deck")
+    for card in seen:
+        if card not in deck:
+            problems.append(f"{card} is not in this game's deck")
+    if problems:
+        raise InvalidPosition(sorted(set(problems)))
+    size = sizes.pop() if sizes else 0
+    spare = [c for c in deck if c not in seen]
+    full: list[list[Card]] = []
+    for seat in range(num_seats):
+        if seat in hands:
+            full.append(hands[seat])
+            continue
+        need = size - (1 if seat in played_seats else 0)
+        if need > len(spare):
+            raise InvalidPosition([f"not enough cards left to fill seat {seat}"])
+        full.append(spare[:need])
+        spare = spare[need:]
+    return full, plays

@@ -1,0 +1,200 @@
+"""Callbreak (rules/callbreak.md): four players, spades always trump, bid
+then play with compulsory heading and trumping.
+
+Position facts (``CALLBREAK.position``): ``hands``, ``trick``, ``to_act``,
+``bids={seat: n}`` (default 1 each), ``tricks_won={seat: n}``, ``dealer``,
+``round_number``, ``scores=[tenths per seat]``, ``variant``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, cast
+
+from engine.core.actions import Action, bid
+from engine.core.cards import Card, standard_deck
+from engine.core.events import Event
+from engine.core.follow import Allowed, compulsory_follow
+from engine.core.game import Game, Phase, normalize_hands, split_deal
+from engine.core.spec import GAMES, Variant, setting
+from engine.core.trick import Trick
+from engine.core.trickgame import TrickGameState, position_hands, shared_ranks
+from engine.core.view import Observation
+from engine.errors import IllegalAction, InvalidPosition
+from engine.games.callbreak.scoring import score_deal
+
+TRUMP = "S"
+HAND_SIZE = 13
+
+
+@dataclass(frozen=True)
+class CallbreakVariant(Variant):
+    game_name = "callbreak"
+    rounds: int = setting(5, bounds=(1, 13), help="deals in a game")
+    max_bid: int = setting(8, bounds=(8, 13), help="highest bid allowed")
+
+
+class CallbreakState(TrickGameState):
+    variant: CallbreakVariant
+    bids: list[int | None]
+
+    def __init__(self, game: Game, variant: CallbreakVariant, seed: int | None) -> None:
+        super().__init__(game, variant, seed)
+        self.trump = TRUMP
+        self.scores = [0, 0, 0, 0]
+        self.history = []
+        self.deal_scores = []
+        self.bids = [None] * 4
+
+    # -- dealing -------------------------------------------------------------
+    def _deal(self, hands: list[list[Card]] | None = None) -> None:
+        """Deal 13 each (from the match RNG unless given) and open the bidding
+        at dealer + 1 (rules "Setup")."""
+        if hands is None:
+            deck = standard_deck()
+            self.rng.shuffle(deck)
+            hands = [deck[HAND_SIZE * s : HAND_SIZE * (s + 1)] for s in range(4)]
+        first = (self.dealer + 1) % 4
+        self._init_play_state(hands, first)
+        self.bids = [None] * 4
+        self.phase = Phase.BIDDING
+        self.to_act = first
+
+    # -- legality ------------------------------------------------------------
+    def _allowed_cards(self) -> Allowed:
+        hand = self.hands[self.playing_seat]
+        return compulsory_follow(hand, self.trick, TRUMP, void_cannot_overtrump="any_card")
+
+    def _legal(self) -> list[Action]:
+        if self.phase is Phase.BIDDING:
+            return [bid(n) for n in range(1, self.variant.max_bid + 1)]
+        return self._legal_plays()
+
+    def _explain(self, action: Action) -> IllegalAction:
+        if self.phase is Phase.BIDDING:
+            if action.verb != "bid":
+                return self._wrong_phase(action)
+            return IllegalAction(
+                f"bid a whole number from 1 to {self.variant.max_bid} (got {action})",
+                "bid_out_of_range",
+            )
+        return self._explain_play(action)
+
+    # -- applying ------------------------------------------------------------
+    def _apply(self, action: Action) -> list[Event]:
+        if self.phase is Phase.BIDDING:
+            seat = cast(int, self.to_act)
+            self.bids[seat] = action.number
+            self.to_act = (seat + 1) % 4
+            events = [Event("bid", seat, {"bid": action.number})]
+            if all(b is not None for b in self.bids):
+                self.phase = Phase.PLAY
+                self.trick = Trick(self.to_act)
+                events.append(Event("play_started", self.to_act))
+            return events
+        return self._play_card(action.card)
+
+    def _end_deal(self) -> list[Event]:
+        bids = [cast(int, b) for b in self.bids]
+        deal = score_deal(bids, self.tricks_won)
+        self.scores = [t + d for t, d in zip(self.scores, deal, strict=True)]
+        record = self._record_deal(deal, bids=bids)
+        events = [Event("deal_scored", None, {"scores": list(deal), "round": record.number})]
+        if self.round_number >= self.variant.rounds:
+            self.phase = Phase.OVER
+            self.to_act = None
+            events.append(Event("match_over", None, {"ranking": list(shared_ranks(self.scores))}))
+            return events
+        self.round_number += 1
+        self.dealer = (self.dealer + 1) % 4
+        self._deal()
+        events.append(Event("deal_started", self.dealer, {"round": self.round_number}))
+        return events
+
+    def full_deck(self) -> list[Card]:
+        return standard_deck()
+
+    # -- views ---------------------------------------------------------------
+    def view(self, seat: int | None) -> Observation:
+        return Observation(
+            **self._common_view(seat),
+            bids=tuple(self.bids),
+            score_unit="tenths",
+            ranking=shared_ranks(self.scores) if self.is_over else (),
+        )
+
+
+class Callbreak(Game):
+    name = "callbreak"
+    title = "Callbreak"
+    summary = (
+        "Four players, each for themselves. Spades are always trump. Bid the "
+        "tricks you will take (1 to max_bid), then make it: head the trick when "
+        "you can, trump when void. Made: bid + 0.1 per extra trick; failed: -bid."
+    )
+    Variant = CallbreakVariant
+    verbs = frozenset({"bid", "play"})
+    rules_lines = (
+        "Each player bids once, 1..max_bid, from the dealer's left.",
+        "Follow suit with a higher card if you can; void: trump if you can.",
+        "A ruffed trick: over-trump if you can, else any card.",
+        "Made: bid + 0.1 per overtrick; failed: -bid.",
+    )
+
+    def conformance_variants(self) -> list[Variant]:
+        return [CallbreakVariant(rounds=2), CallbreakVariant(rounds=1, max_bid=13)]
+
+    def new_match(
+        self, seed: int | None = None, variant: Variant | None = None, deal: Any = None
+    ) -> CallbreakState:
+        variant = cast(CallbreakVariant, variant or CallbreakVariant())
+        state = CallbreakState(self, variant, seed)
+        state.dealer = state.rng.randrange(4)
+        hands = None
+        if deal is not None:
+            raw, extras = split_deal(deal)
+            hands = normalize_hands(raw, 4, HAND_SIZE)
+            if "dealer" in extras:
+                state.dealer = int(extras["dealer"]) % 4
+            state.initial_deal = {
+                "hands": [[str(c) for c in h] for h in hands],
+                "dealer": state.dealer,
+            }
+        state._deal(hands)
+        return state
+
+    def position(
+        self,
+        hands: dict[int, Any] | None = None,
+        trick: list[tuple[int, Any]] | None = None,
+        to_act: int | None = None,
+        trump: str | None = TRUMP,
+        variant: Variant | None = None,
+        **facts: Any,
+    ) -> CallbreakState:
+        if trump not in (TRUMP, None):
+            raise InvalidPosition([f"Callbreak trump is always spades (got {trump!r})"])
+        full, plays = position_hands(hands or {}, trick or [], 4, standard_deck())
+        state = CallbreakState(self, cast(CallbreakVariant, variant or CallbreakVariant()), 0)
+        state.dealer = int(facts.pop("dealer", 3))
+        state.round_number = int(facts.pop("round_number", 1))
+        state.scores = list(facts.pop("scores", [0, 0, 0, 0]))
+        bids = facts.pop("bids", {s: 1 for s in range(4)})
+        won = facts.pop("tricks_won", {})
+        if facts:
+            raise InvalidPosition([f"unknown position fact {k!r}" for k in facts])
+        leader = plays[0][0] if plays else (to_act if to_act is not None else 0)
+        state._init_play_state(full, leader)
+        state.trick.plays = list(plays)
+        state.bids = [bids.get(s) for s in range(4)]
+        state.tricks_won = [int(won.get(s, 0)) for s in range(4)]
+        expected = (leader + len(plays)) % 4
+        state.to_act = expected if to_act is None else to_act
+        if state.to_act != expected:
+            raise InvalidPosition([f"seat {expected} is next in this trick, not {to_act}"])
+        state.phase = Phase.PLAY if all(b is not None for b in state.bids) else Phase.BIDDING
+        return state
+
+
+CALLBREAK = Callbreak()
+GAMES.register(CALLBREAK, aliases=("call break", "call-break"))
