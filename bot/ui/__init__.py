@@ -1,0 +1,1 @@
+"""Rendering: pure functions from engine views to text, embeds and images."""
