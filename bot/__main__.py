@@ -1,8 +1,8 @@
 """``python -m bot``: the bot with a token, or an offline game without one.
 
-    python -m bot                      # DISCORD_TOKEN set: run the bot; else play Callbreak offline
-    python -m bot run                  # the Discord bot (needs DISCORD_TOKEN)
-    python -m bot play <game> [--seed N] [--seat K] [--watch] [--players N] [--set key=value]
+python -m bot                      # DISCORD_TOKEN set: run the bot; else play Callbreak offline
+python -m bot run                  # the Discord bot (needs DISCORD_TOKEN)
+python -m bot play <game> [--seed N] [--seat K] [--watch] [--players N] [--set key=value]
 """
 
 from __future__ import annotations

@@ -13,8 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from engine import Action, EngineError, MatchState, get_game
-from engine.ai import agent_names, get_agent
 from bot.ui.text import (
     describe_action,
     describe_event,
@@ -22,6 +20,8 @@ from bot.ui.text import (
     render_ranking,
     render_table,
 )
+from engine import Action, EngineError, MatchState, get_game
+from engine.ai import agent_names, get_agent
 
 AI_NAMES = ("Ada", "Bram", "Cleo", "Dov", "Esme", "Finn", "Gus", "Hana")
 HELP = (

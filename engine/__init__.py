@@ -1,8 +1,8 @@
 """Card Table's rules engine: pure, deterministic, no I/O (DESIGN.md).
 
-    from engine import get_game, GAMES
-    game = get_game("callbreak")
-    state = game.new_match(seed=7, variant=game.variant(rounds=5))
+from engine import get_game, GAMES
+game = get_game("callbreak")
+state = game.new_match(seed=7, variant=game.variant(rounds=5))
 """
 
 from engine import games as _games  # noqa: F401  (registers every game)
@@ -21,6 +21,7 @@ from engine.errors import (
     InvalidVariant,
     NotYourTurn,
     UnknownGame,
+    UnsupportedAction,
 )
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "Observation",
     "Phase",
     "UnknownGame",
+    "UnsupportedAction",
     "Variant",
     "get_game",
     "parse_action",

@@ -47,6 +47,13 @@ class GameOver(IllegalAction):
     default_reason = "game_over"
 
 
+class UnsupportedAction(InvalidAction, IllegalAction):
+    """Well-formed notation of a verb this game never uses (``pass`` in
+    Callbreak): both invalid for the game and illegal in every state."""
+
+    default_reason = "not_in_this_game"
+
+
 class InvalidVariant(EngineError):
     """A setting name or value is not allowed by the rule book."""
 

@@ -45,6 +45,7 @@ def hand_lines(cards: Sequence[Card], legal: set[Card], by_rank: bool = False) -
     """The hand sorted by suit (or by rank for Ladder, where suits never
     matter), legal cards marked with brackets.  Long hands stay one line per
     group, so 30+ cards remain readable."""
+
     def mark(card: Card) -> str:
         return f"[{pretty(card)}]" if card in legal else f" {pretty(card)} "
 
@@ -143,7 +144,8 @@ def scores_text(view: Observation, names: Sequence[str]) -> str:
             if i < len(view.scores)
         )
     return ", ".join(
-        f"{seat_label(s, names)}: {fmt_score(v, view.score_unit)}" for s, v in enumerate(view.scores)
+        f"{seat_label(s, names)}: {fmt_score(v, view.score_unit)}"
+        for s, v in enumerate(view.scores)
     )
 
 
@@ -176,7 +178,8 @@ def render_deal_summary(view: Observation, names: Sequence[str]) -> str:
     for seat, hand in enumerate(record.hands):
         bid = record.bids[seat] if seat < len(record.bids) else ""
         won = record.tricks_won[seat] if seat < len(record.tricks_won) else ""
-        lines.append(f"  {seat_label(seat, names):<16} bid {bid!s:>3} took {won!s:>2}: {cards_text(sort_hand(hand))}")
+        who = seat_label(seat, names)
+        lines.append(f"  {who:<16} bid {bid!s:>3} took {won!s:>2}: {cards_text(sort_hand(hand))}")
     deal = ", ".join(fmt_score(v, view.score_unit) for v in record.scores)
     lines.append(f"Deal scores: {deal}")
     lines.append("Totals: " + scores_text(view, names))
@@ -192,7 +195,8 @@ def describe_action(seat: int, action: Action, names: Sequence[str]) -> str:
     if action.verb == "bid":
         return f"{who} {'bid' if you else 'bids'} {str(action)[4:]}"
     if action.verb == "trump":
-        return f"{who} {'name' if you else 'names'} trump: {SUIT_NAMES.get(action.word or '', action.word)}"
+        suit = SUIT_NAMES.get(action.word or "", action.word)
+        return f"{who} {'name' if you else 'names'} trump: {suit}"
     if action.verb == "pass":
         return f"{who} {'pass' if you else 'passes'}"
     return f"{who}: {action}"

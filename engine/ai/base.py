@@ -35,7 +35,9 @@ class BaseAgent:
     name = "base"
     sees_all = False
 
-    def __init__(self, game: str | None = None, seed: int | None = None, budget_ms: int = 300) -> None:
+    def __init__(
+        self, game: str | None = None, seed: int | None = None, budget_ms: int = 300
+    ) -> None:
         self.game = game
         self.rng = random.Random(seed)
         self.budget_ms = budget_ms
@@ -64,7 +66,9 @@ def agent_names(game: str | None = None) -> list[str]:
     return [n for n, per in _AGENTS.items() if game is None or game in per or "*" in per]
 
 
-def get_agent(name: str, *, game: str, seed: int | None = None, budget_ms: int = 300, **kw: Any) -> Agent:
+def get_agent(
+    name: str, *, game: str, seed: int | None = None, budget_ms: int = 300, **kw: Any
+) -> Agent:
     """An agent by name for a game; a per-game implementation wins over a
     generic one.  Unknown names raise ValueError listing what exists."""
     per = _AGENTS.get(name)

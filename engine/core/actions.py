@@ -15,9 +15,7 @@ from dataclasses import dataclass
 from engine.core.cards import SUITS, Card
 from engine.errors import InvalidAction
 
-VERBS = frozenset(
-    {"play", "bid", "pass", "contra", "recontra", "trump", "pickup", "hidden"}
-)
+VERBS = frozenset({"play", "bid", "pass", "contra", "recontra", "trump", "pickup", "hidden"})
 STRAINS = (*SUITS, "NT")
 _SUIT_INDEX = {s: i for i, s in enumerate(("J", *SUITS))}
 
@@ -147,7 +145,5 @@ def _parse_bid(text: str, args: list[str]) -> Action:
         capot = True
         rest.pop()
     if len(rest) > 1 or (rest and rest[0] not in STRAINS):
-        raise InvalidAction(
-            f"{text.strip()!r}: a bid strain is one of S, H, D, C or NT"
-        )
+        raise InvalidAction(f"{text.strip()!r}: a bid strain is one of S, H, D, C or NT")
     return bid(number, rest[0] if rest else None, capot)

@@ -87,9 +87,7 @@ def compulsory_follow(
     ruffed = trick.is_ruffed(ranking, trump)
     if same:
         if ruffed:
-            return Allowed(
-                same, "must_follow_suit", f"you must follow suit ({suit_name(led)})"
-            )
+            return Allowed(same, "must_follow_suit", f"you must follow suit ({suit_name(led)})")
         higher = stronger_than(same, trick.highest_of(led, ranking, trump), led, ranking, trump)
         if higher:
             return Allowed(

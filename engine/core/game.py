@@ -13,18 +13,24 @@ import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from enum import Enum
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from engine.core.actions import Action, parse_action
 from engine.core.cards import Card, parse_cards
 from engine.core.events import Event
-from engine.core.spec import Variant
+from engine.core.spec import Variant as VariantBase
 from engine.core.view import Observation
-from engine.errors import GameOver, IllegalAction, InvalidAction, InvalidPosition, NotYourTurn
+from engine.errors import (
+    GameOver,
+    IllegalAction,
+    InvalidPosition,
+    NotYourTurn,
+    UnsupportedAction,
+)
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     AUCTION = "auction"
     BIDDING = "bidding"
     TRUMP = "trump"
@@ -43,18 +49,18 @@ class Game(ABC):
     name: ClassVar[str]
     title: ClassVar[str]
     summary: ClassVar[str] = ""
-    Variant: ClassVar[type[Variant]]
+    Variant: ClassVar[type[VariantBase]]
     verbs: ClassVar[frozenset[str]]
     #: partnership game: seats i and i+2 form team i % 2
     partnership: ClassVar[bool] = False
     #: rule sections worth a line each in /rules and the terminal's help
     rules_lines: ClassVar[tuple[str, ...]] = ()
 
-    def variant(self, **options: Any) -> Variant:
+    def variant(self, **options: Any) -> VariantBase:
         """Settings by their rule-book names; out of range -> InvalidVariant."""
         return self.Variant.from_options(options)
 
-    def num_seats(self, variant: Variant | None = None) -> int:
+    def num_seats(self, variant: VariantBase | None = None) -> int:
         return 4
 
     def team_of(self, seat: int) -> int | None:
@@ -65,14 +71,16 @@ class Game(ABC):
         action = parse_action(text)
         if action.verb not in self.verbs:
             allowed = ", ".join(sorted(self.verbs))
-            raise InvalidAction(f"{text.strip()!r} is not a {self.title} action (use: {allowed})")
+            raise UnsupportedAction(
+                f"{text.strip()!r} is not a {self.title} action (use: {allowed})"
+            )
         return action
 
     @abstractmethod
     def new_match(
         self,
         seed: int | None = None,
-        variant: Variant | None = None,
+        variant: VariantBase | None = None,
         deal: Any = None,
     ) -> MatchState:
         """A new match; ``deal`` fixes the first deal (list of hands or dict)."""
@@ -86,7 +94,7 @@ class Game(ABC):
         actions: Sequence[Action | str],
         *,
         seed: int,
-        variant: Variant | dict[str, Any] | None = None,
+        variant: VariantBase | dict[str, Any] | None = None,
         deal: Any = None,
     ) -> MatchState:
         """Rebuild a match from its record; raises the first refusal met."""
@@ -97,7 +105,7 @@ class Game(ABC):
             state.apply(action)
         return state
 
-    def conformance_variants(self) -> list[Variant]:
+    def conformance_variants(self) -> list[VariantBase]:
         """Variants the shared conformance suite plays (keep them quick)."""
         return [self.Variant()]
 
@@ -110,7 +118,7 @@ class MatchState(ABC):
     attributes so ``clone`` (a deep copy sharing game and variant) is exact."""
 
     game: Game
-    variant: Variant
+    variant: VariantBase
     seed: int
     rng: random.Random
     log: list[Action]
@@ -120,7 +128,7 @@ class MatchState(ABC):
     scores: list[int]
     initial_deal: Any
 
-    def __init__(self, game: Game, variant: Variant, seed: int | None) -> None:
+    def __init__(self, game: Game, variant: VariantBase, seed: int | None) -> None:
         self.game = game
         self.variant = variant
         self.seed = new_seed() if seed is None else int(seed)
@@ -225,8 +233,8 @@ def normalize_hands(hands: Sequence[Any], num_seats: int, size: int | None) -> l
     parsed: list[list[Card]] = []
     for seat, hand in enumerate(hands):
         try:
-            cards = parse_cards(hand) if isinstance(hand, str) else parse_cards(
-                [str(c) for c in hand]
+            cards = (
+                parse_cards(hand) if isinstance(hand, str) else parse_cards([str(c) for c in hand])
             )
         except ValueError as exc:
             problems.append(f"seat {seat}: {exc}")

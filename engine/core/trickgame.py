@@ -9,9 +9,9 @@ from ``engine.core.follow``) and ``_end_deal()`` (its scoring).
 
 from __future__ import annotations
 
+import random
 from abc import abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-import random
 from typing import Any, cast
 
 from engine.core.actions import Action, play
@@ -89,9 +89,7 @@ class TrickGameState(MatchState):
         winner = self.trick.winner(self.ranking, self.trump)
         self.tricks_won[winner] += 1
         self.tricks.append(list(self.trick.plays))
-        events.append(
-            Event("trick_won", winner, {"cards": [str(c) for _, c in self.trick.plays]})
-        )
+        events.append(Event("trick_won", winner, {"cards": [str(c) for _, c in self.trick.plays]}))
         self.trick = Trick(winner)
         self.to_act = winner
         if not any(self.hands):
@@ -204,7 +202,9 @@ def position_hands(
             problems.append(f"no seat {seat}")
             continue
         try:
-            hands[int(seat)] = parse_cards(cards if isinstance(cards, str) else [str(c) for c in cards])
+            hands[int(seat)] = parse_cards(
+                cards if isinstance(cards, str) else [str(c) for c in cards]
+            )
         except ValueError as exc:
             problems.append(f"seat {seat}: {exc}")
     plays: list[tuple[int, Card]] = []
@@ -225,7 +225,7 @@ def position_hands(
             if card in seen:
                 problems.append(f"{card} appears twice ({seen[card]} and seat {seat})")
             seen[card] = f"seat {seat}"
-    for seat, card in plays:
+    for _seat, card in plays:
         if card in seen:
             problems.append(f"{card} appears twice ({seen[card]} and the trick)")
         seen[card] = "the trick"

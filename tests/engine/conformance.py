@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from itertools import pairwise
 import random
 from typing import Any
 
@@ -37,6 +38,6 @@ def vocabulary(rng: random.Random, state: MatchState, k: int = 40) -> list[Actio
     texts += [f"play {c}" for c in ALL_CARDS]
     hand = state.view(state.decider).hand if state.decider is not None else ()
     if len(hand) >= 2:
-        texts += [f"play {a} {b}" for a, b in zip(hand, hand[1:], strict=False)]
+        texts += [f"play {a} {b}" for a, b in pairwise(hand)]
     actions = [parse_action(t) for t in texts]
     return rng.sample(actions, min(k, len(actions)))

@@ -107,7 +107,9 @@ def test_replaying_the_log_gives_the_live_state(name, index, variant):
             if step % 29 == 0:
                 record = live.record()
                 again = game.replay(
-                    record["actions"], seed=record["seed"], variant=record["variant"],
+                    record["actions"],
+                    seed=record["seed"],
+                    variant=record["variant"],
                     deal=record["deal"],
                 )
                 assert snapshot(again) == snapshot(live)

@@ -16,7 +16,8 @@ from engine.core.cards import Card, standard_deck
 from engine.core.events import Event
 from engine.core.follow import Allowed, compulsory_follow
 from engine.core.game import Game, Phase, normalize_hands, split_deal
-from engine.core.spec import GAMES, Variant, setting
+from engine.core.spec import GAMES, setting
+from engine.core.spec import Variant as VariantBase
 from engine.core.trick import Trick
 from engine.core.trickgame import TrickGameState, position_hands, shared_ranks
 from engine.core.view import Observation
@@ -28,7 +29,7 @@ HAND_SIZE = 13
 
 
 @dataclass(frozen=True)
-class CallbreakVariant(Variant):
+class CallbreakVariant(VariantBase):
     game_name = "callbreak"
     rounds: int = setting(5, bounds=(1, 13), help="deals in a game")
     max_bid: int = setting(8, bounds=(8, 13), help="highest bid allowed")
@@ -141,11 +142,11 @@ class Callbreak(Game):
         "Made: bid + 0.1 per overtrick; failed: -bid.",
     )
 
-    def conformance_variants(self) -> list[Variant]:
+    def conformance_variants(self) -> list[VariantBase]:
         return [CallbreakVariant(rounds=2), CallbreakVariant(rounds=1, max_bid=13)]
 
     def new_match(
-        self, seed: int | None = None, variant: Variant | None = None, deal: Any = None
+        self, seed: int | None = None, variant: VariantBase | None = None, deal: Any = None
     ) -> CallbreakState:
         variant = cast(CallbreakVariant, variant or CallbreakVariant())
         state = CallbreakState(self, variant, seed)
@@ -169,7 +170,7 @@ class Callbreak(Game):
         trick: list[tuple[int, Any]] | None = None,
         to_act: int | None = None,
         trump: str | None = TRUMP,
-        variant: Variant | None = None,
+        variant: VariantBase | None = None,
         **facts: Any,
     ) -> CallbreakState:
         if trump not in (TRUMP, None):

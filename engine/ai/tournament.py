@@ -1,0 +1,62 @@
+"""Seat-rotated ("duplicate") matches between agents, with a 95% confidence
+interval: each seed is played once per seat rotation so every agent holds
+every hand, which removes most of the luck of the deal."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.ai.base import get_agent, play_out
+from engine.core.spec import get_game
+
+
+@dataclass(frozen=True)
+class Estimate:
+    mean: float
+    half_width: float
+    n: int
+
+    def __str__(self) -> str:
+        return f"{self.mean:.2f} ± {self.half_width:.2f} (95% CI, n={self.n})"
+
+
+def estimate(values: Sequence[float]) -> Estimate:
+    """Mean with a normal-approximation 95% confidence half-width."""
+    n = len(values)
+    mean = statistics.fmean(values)
+    sd = statistics.stdev(values) if n > 1 else 0.0
+    return Estimate(mean, 1.96 * sd / math.sqrt(n) if n else 0.0, n)
+
+
+def rotated_match(
+    game_name: str,
+    hero: str,
+    villain: str,
+    *,
+    seeds: range,
+    variant_options: dict[str, object] | None = None,
+    score_scale: float = 1.0,
+) -> tuple[list[float], list[float]]:
+    """One ``hero`` agent against ``villain`` agents in every other seat, the
+    hero rotated through all seats on each seed.  Returns (hero scores,
+    mean villain score per game), each scaled by ``score_scale``."""
+    game = get_game(game_name)
+    variant = game.Variant.from_options(variant_options or {})
+    hero_scores: list[float] = []
+    villain_scores: list[float] = []
+    for seed in seeds:
+        n = game.num_seats(variant)
+        for hero_seat in range(n):
+            state = game.new_match(seed=seed, variant=variant)
+            agents = [
+                get_agent(hero if s == hero_seat else villain, game=game.name, seed=seed * 97 + s)
+                for s in range(n)
+            ]
+            play_out(state, agents)
+            hero_scores.append(state.scores[hero_seat] * score_scale)
+            others = [state.scores[s] for s in range(n) if s != hero_seat]
+            villain_scores.append(statistics.fmean(others) * score_scale)
+    return hero_scores, villain_scores
