@@ -16,6 +16,7 @@ from typing import TextIO
 from bot.ui.text import (
     describe_action,
     describe_event,
+    options_text,
     render_deal_summary,
     render_ranking,
     render_table,
@@ -150,6 +151,9 @@ def _ask_human(con: Console, state: MatchState, human: int, names: list[str]) ->
     if view.to_act is not None and view.to_act != human:
         con.say(f"You choose the card for the dummy ({names[view.to_act]}).")
     legal = list(view.legal_actions)
+    choices = options_text(legal)
+    if choices:
+        con.say(f"Choose: {choices}")
     while True:
         text = con.ask("Your move: ")
         if text is None:

@@ -187,6 +187,21 @@ def render_deal_summary(view: Observation, names: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
+def options_text(legal: Sequence[Action]) -> str:
+    """The non-card choices in a compact line: 'bid 1-8', 'pass, bid 8 H ...'."""
+    choices = [a for a in legal if a.verb != "play"]
+    if not choices:
+        return ""
+    numbers = [
+        a.number for a in choices if a.verb == "bid" and a.word is None and a.number is not None
+    ]
+    if len(numbers) == len(choices) and numbers == list(range(numbers[0], numbers[-1] + 1)):
+        return f"bid {numbers[0]}-{numbers[-1]}" if len(numbers) > 1 else f"bid {numbers[0]}"
+    texts = [str(a) for a in choices]
+    more = f" ... ({len(texts)} choices, '?' lists all)" if len(texts) > 14 else ""
+    return ", ".join(texts[:14]) + more
+
+
 def describe_action(seat: int, action: Action, names: Sequence[str]) -> str:
     who = seat_label(seat, names)
     you = who == "You"
