@@ -84,5 +84,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
 
 
+def cli() -> int:
+    """Entry point: Ctrl-C or a closed pipe ends the program without a traceback."""
+    try:
+        return main()
+    except KeyboardInterrupt:
+        print("\nInterrupted. Bye!")
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(cli())
