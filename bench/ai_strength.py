@@ -25,13 +25,24 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=60)
     parser.add_argument("--hero", default="heuristic")
     parser.add_argument("--villain", default="random")
+    parser.add_argument("--rounds", type=int, default=5, help="deals per game")
+    parser.add_argument("--budget-ms", type=int, default=300, help="search budget per move")
     args = parser.parse_args()
     start = time.perf_counter()
     hero, villain = rotated_match(
-        "callbreak", args.hero, args.villain, seeds=range(args.seeds), score_scale=0.1
+        "callbreak",
+        args.hero,
+        args.villain,
+        seeds=range(args.seeds),
+        variant_options={"rounds": args.rounds},
+        score_scale=0.1,
+        budget_ms=args.budget_ms,
     )
     diff = [h - v for h, v in zip(hero, villain, strict=True)]
-    print(f"callbreak: {args.hero} vs 3 x {args.villain}, {len(hero)} games (seat-rotated)")
+    print(
+        f"callbreak ({args.rounds} deals): {args.hero} vs 3 x {args.villain}, "
+        f"{len(hero)} games (seat-rotated, budget {args.budget_ms} ms)"
+    )
     print(f"  {args.hero:<10} points/game {estimate(hero)}")
     print(f"  {args.villain:<10} points/game {estimate(villain)}")
     print(f"  difference  points/game {estimate(diff)}")

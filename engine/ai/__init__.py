@@ -6,6 +6,7 @@ each game's heuristic (``engine/ai/heuristics/<game>.py``).
 
 from engine.ai import heuristics as _heuristics  # noqa: F401
 from engine.ai import random_agent as _random  # noqa: F401
+from engine.ai import worlds as _worlds  # noqa: F401
 from engine.ai.base import Agent, BaseAgent, agent_names, get_agent, play_out, register_agent
 
 AGENTS = agent_names

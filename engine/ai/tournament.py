@@ -39,6 +39,7 @@ def rotated_match(
     seeds: range,
     variant_options: dict[str, object] | None = None,
     score_scale: float = 1.0,
+    budget_ms: int = 300,
 ) -> tuple[list[float], list[float]]:
     """One ``hero`` agent against ``villain`` agents in every other seat, the
     hero rotated through all seats on each seed.  Returns (hero scores,
@@ -52,7 +53,12 @@ def rotated_match(
         for hero_seat in range(n):
             state = game.new_match(seed=seed, variant=variant)
             agents = [
-                get_agent(hero if s == hero_seat else villain, game=game.name, seed=seed * 97 + s)
+                get_agent(
+                    hero if s == hero_seat else villain,
+                    game=game.name,
+                    seed=seed * 97 + s,
+                    budget_ms=budget_ms,
+                )
                 for s in range(n)
             ]
             play_out(state, agents)

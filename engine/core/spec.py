@@ -11,9 +11,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from engine.errors import InvalidVariant, UnknownGame
+
+if TYPE_CHECKING:
+    from engine.core.game import Game
 
 V = TypeVar("V", bound="Variant")
 _TRUE = {"true", "yes", "on", "1", "y"}
@@ -167,14 +170,14 @@ class Variant:
         }
 
 
-class Registry(Mapping[str, Any]):
+class Registry(Mapping[str, "Game"]):
     """Name -> Game, in registration order; iterating gives the names."""
 
     def __init__(self) -> None:
-        self._games: dict[str, Any] = {}
+        self._games: dict[str, Game] = {}
         self._aliases: dict[str, str] = {}
 
-    def register(self, game: Any, aliases: tuple[str, ...] = ()) -> None:
+    def register(self, game: Game, aliases: tuple[str, ...] = ()) -> None:
         self._games[game.name] = game
         for alias in aliases:
             self._aliases[alias] = game.name
@@ -187,7 +190,7 @@ class Registry(Mapping[str, Any]):
             raise UnknownGame(f"unknown game {name!r}; choose one of: {known}")
         return key
 
-    def __getitem__(self, name: str) -> Any:
+    def __getitem__(self, name: str) -> Game:
         return self._games[self.resolve(name)]
 
     def __iter__(self) -> Iterator[str]:
@@ -200,6 +203,6 @@ class Registry(Mapping[str, Any]):
 GAMES = Registry()
 
 
-def get_game(name: str) -> Any:
+def get_game(name: str) -> Game:
     """The game registered under ``name`` (or an alias); ``UnknownGame`` otherwise."""
     return GAMES[name]
