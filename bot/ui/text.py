@@ -32,7 +32,7 @@ def cards_text(cards: Sequence[Card]) -> str:
 
 def trump_text(view: Observation) -> str:
     if view.trump is None:
-        return "no trump" if view.contract or view.phase == "play" else "not named yet"
+        return "no trump" if view.phase == "play" else "not named yet"
     symbol = SUIT_SYMBOLS.get(view.trump, "")
     return f"{symbol} {SUIT_NAMES.get(view.trump, view.trump)}".strip()
 
@@ -99,7 +99,7 @@ def render_table(view: Observation, names: Sequence[str], *, title: str = "") ->
             out.append(f"  {seat_label(seat, names)}: {text} ({cards_text(cards)})")
     if view.dummy is not None and view.dummy_seat is not None:
         out.append(f"Dummy ({seat_label(view.dummy_seat, names)}), face up:")
-        out.extend(hand_lines(view.dummy, set()))
+        out.extend(hand_lines(view.dummy, legal_cards(view)))
     if view.shown:
         out.append("Table cards (shown / hidden):")
         for seat, cards in enumerate(view.shown):
@@ -176,7 +176,8 @@ def render_deal_summary(view: Observation, names: Sequence[str]) -> str:
         who = seat_label(record.declarer, names) if record.declarer is not None else "?"
         lines.append(f"Contract: {record.contract} by {who}")
     for seat, hand in enumerate(record.hands):
-        bid = record.bids[seat] if seat < len(record.bids) else ""
+        bid = record.bids[seat] if seat < len(record.bids) else None
+        bid = "-" if bid is None else bid
         won = record.tricks_won[seat] if seat < len(record.tricks_won) else ""
         who = seat_label(seat, names)
         lines.append(f"  {who:<16} bid {bid!s:>3} took {won!s:>2}: {cards_text(sort_hand(hand))}")

@@ -66,3 +66,38 @@ def rotated_match(
             others = [state.scores[s] for s in range(n) if s != hero_seat]
             villain_scores.append(statistics.fmean(others) * score_scale)
     return hero_scores, villain_scores
+
+
+def team_match(
+    game_name: str,
+    hero: str,
+    villain: str,
+    *,
+    seeds: range,
+    variant_options: dict[str, object] | None = None,
+    budget_ms: int = 300,
+) -> tuple[list[float], list[float]]:
+    """Duplicate partnership matches: each seed is played twice with the
+    teams swapped, ``hero`` agents on one team and ``villain`` on the other.
+    Returns (hero team's margin per deal, hero team's wins per match)."""
+    game = get_game(game_name)
+    variant = game.Variant.from_options(variant_options or {})
+    margins: list[float] = []
+    wins: list[float] = []
+    for seed in seeds:
+        for hero_team in (0, 1):
+            state = game.new_match(seed=seed, variant=variant)
+            agents = [
+                get_agent(
+                    hero if s % 2 == hero_team else villain,
+                    game=game.name,
+                    seed=seed * 97 + s,
+                    budget_ms=budget_ms,
+                )
+                for s in range(4)
+            ]
+            play_out(state, agents)
+            deals = max(1, len(getattr(state, "history", [])) or state.round_number)
+            margins.append((state.scores[hero_team] - state.scores[1 - hero_team]) / deals)
+            wins.append(1.0 if state.view(None).ranking[hero_team] == 1 else 0.0)
+    return margins, wins

@@ -123,10 +123,12 @@ def compulsory_follow(
     return Allowed(list(hand))
 
 
-def refusal_for(card: Card, hand: Sequence[Card], allowed: Allowed) -> tuple[str, str] | None:
+def refusal_for(
+    card: Card, hand: Sequence[Card], allowed: Allowed, owner: str = "your hand"
+) -> tuple[str, str] | None:
     """Why ``card`` may not be played (reason, message), or None if it may."""
     if card not in hand:
-        return "not_in_hand", f"{card} is not in your hand"
+        return "not_in_hand", f"{card} is not in {owner}"
     if card not in allowed.cards:
         return allowed.reason, f"{card} is not allowed: {allowed.message}"
     return None

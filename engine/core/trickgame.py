@@ -73,7 +73,10 @@ class TrickGameState(MatchState):
             return self._wrong_phase(action)
         if len(action.cards) != 1:
             return IllegalAction("play exactly one card, e.g. 'play AS'", "one_card")
-        refusal = refusal_for(action.card, self.hands[self.playing_seat], self._allowed_cards())
+        owner = "your hand" if self.playing_seat == self.decider else "the dummy's hand"
+        refusal = refusal_for(
+            action.card, self.hands[self.playing_seat], self._allowed_cards(), owner
+        )
         if refusal is None:  # pragma: no cover - legal actions are not explained
             return IllegalAction(f"{action} is not legal now")
         return IllegalAction(refusal[1], refusal[0])

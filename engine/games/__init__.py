@@ -3,4 +3,4 @@
 Add one import line per game; the registry order is the order shown to users.
 """
 
-from engine.games import callbreak  # noqa: F401
+from engine.games import batak, callbreak  # noqa: F401
