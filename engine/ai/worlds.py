@@ -95,5 +95,44 @@ def batak_world(view: Observation, rng: random.Random) -> MatchState:
     )
 
 
+def backalley_world(view: Observation, rng: random.Random) -> MatchState:
+    """Backalley: other hands from the unseen cards (the stock takes the
+    rest); following is never forced beyond suit, so only shown-out suits
+    constrain the deal (rules/backalley.md "Play")."""
+    from engine.games.backalley.rules import JOKER_RANKING
+
+    game = get_game("backalley")
+    assert view.seat is not None
+    voids = known_voids(view, JOKER_RANKING, view.trump)
+    counts = {s: view.hand_counts[s] for s in range(view.num_seats) if s != view.seat}
+    deck = standard_deck(jokers=True)
+    unseen = sorted(unseen_cards(view, deck) - set(view.extra.get("set_aside", ())), key=str)
+    sampled = deal_unseen(
+        unseen, counts, rng, forbidden=voids, suit_of=lambda c: JOKER_RANKING.suit_of(c, view.trump)
+    )
+    hands = {
+        view.seat: [str(c) for c in view.hand],
+        **{s: [str(c) for c in h] for s, h in sampled.items()},
+    }
+    bids = {
+        s: ("backalley" if s in view.extra.get("backalley", ()) else b)
+        for s, b in enumerate(view.bids)
+    }
+    return game.position(
+        hands=hands,
+        trick=_trick(view),
+        to_act=view.to_act,
+        trump=view.trump,
+        hand_size=view.hand_size,
+        bids=bids,
+        tricks_won=dict(enumerate(view.tricks_won)),
+        trump_broken=view.extra.get("trump_broken", False),
+        dealer=view.dealer,
+        scores=list(view.scores),
+        variant=game.variant(players=view.num_seats, max_cards=13),
+    )
+
+
 register_world_builder("callbreak", callbreak_world)
+register_world_builder("backalley", backalley_world)
 register_world_builder("batak", batak_world)

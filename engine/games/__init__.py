@@ -1,6 +1,11 @@
 """Every game registers itself with ``engine.core.spec.GAMES`` on import.
 
-Add one import line per game; the registry order is the order shown to users.
+One import line per game; the registry order (the order shown to users) is
+the rule book's: Batak, Callbreak, Blot, Backalley, Ladder.
 """
 
-from engine.games import batak, callbreak  # noqa: F401
+# isort: off
+from engine.games import batak  # noqa: F401
+from engine.games import callbreak  # noqa: F401
+from engine.games import backalley  # noqa: F401
+# isort: on

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import copy
-from itertools import pairwise
 import random
+from itertools import pairwise
 from typing import Any
 
 from engine import Action, Card, MatchState, parse_action

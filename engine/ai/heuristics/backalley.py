@@ -1,0 +1,98 @@
+"""Backalley heuristic (issue "Backalley", AI): bid from trump strength,
+jokers and hand size (bidding backalley only when every card is a sure
+winner), respect the hook, and play to make the bid exactly: overtricks are
+worth one point while a missed bid costs three a trick (rules/backalley.md
+"Scoring")."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.ai.base import BaseAgent, register_agent
+from engine.ai.heuristics.trickplay import PlayContext, choose_card
+from engine.core.actions import Action
+from engine.core.cards import JOKER_SUIT, Card, standard_deck
+from engine.core.game import MatchState
+from engine.core.view import Observation
+from engine.games.backalley.rules import JOKER_RANKING
+
+DECK = standard_deck(jokers=True)
+
+
+def trump_order(trump: str | None) -> list[Card]:
+    """Every trump from the top: RJ, BJ, then the trump suit A..2."""
+    top = [c for c in DECK if c.suit == JOKER_SUIT]
+    if trump in (None, JOKER_SUIT):
+        return top
+    return top + [c for c in DECK if c.suit == trump]
+
+
+def sure_winners(hand: Sequence[Card], trump: str | None, seen: set[Card]) -> int:
+    """Trumps in an unbroken run from the top (counting cards already out of
+    play as held): each of them wins whatever happens."""
+    count = 0
+    for card in trump_order(trump):
+        if card in hand:
+            count += 1
+        elif card not in seen:
+            break
+    return count
+
+
+def estimate_tricks(hand: Sequence[Card], trump: str | None, players: int) -> float:
+    """Expected tricks; side cards lose value as hands grow and more players
+    may be void and trump them."""
+    est = 0.0
+    size = len(hand)
+    trumps = [c for c in hand if JOKER_RANKING.is_trump(c, trump)]
+    for card in trumps:
+        if card.suit == JOKER_SUIT:
+            est += 1.0 if card.rank == 16 else 0.9
+        elif card.rank == 14:
+            est += 0.85
+        elif card.rank == 13:
+            est += 0.6 if len(trumps) >= 2 else 0.35
+        elif card.rank >= 10:
+            est += 0.35 if len(trumps) >= 3 else 0.15
+        else:
+            est += 0.15 if len(trumps) >= 4 else 0.05
+    side_value = {14: 0.75, 13: 0.4}
+    crowd = 1.0 if players <= 3 else 0.85 if players <= 5 else 0.7
+    for card in hand:
+        if card in trumps:
+            continue
+        est += side_value.get(card.rank, 0.0) * crowd * (1.0 if size <= 7 else 0.8)
+    return est
+
+
+class BackalleyHeuristic(BaseAgent):
+    name = "heuristic"
+
+    def act(
+        self,
+        view: Observation,
+        legal: Sequence[Action],
+        *,
+        full_state: MatchState | None = None,
+    ) -> Action:
+        if legal[0].verb == "bid":
+            return self.bid(view, legal)
+        seat = view.seat
+        assert seat is not None
+        need = (view.bids[seat] or 0) - view.tricks_won[seat]
+        ctx = PlayContext(seat, view.hand, view.trump, JOKER_RANKING, DECK)
+        card = choose_card(view, [a.card for a in legal], ctx, want_tricks=need > 0)
+        return Action("play", (card,))
+
+    def bid(self, view: Observation, legal: Sequence[Action]) -> Action:
+        h = view.hand_size or len(view.hand)
+        seen = set(view.extra.get("set_aside", ())) | ({view.turned} if view.turned else set())
+        backalley = next((a for a in legal if a.word == "backalley"), None)
+        if backalley is not None and sure_winners(view.hand, view.trump, seen) >= h:
+            return backalley
+        want = round(estimate_tricks(view.hand, view.trump, view.num_seats))
+        numbers = [a for a in legal if a.number is not None]
+        return min(numbers, key=lambda a: (abs((a.number or 0) - want), a.number))
+
+
+register_agent("heuristic", "backalley", BackalleyHeuristic)

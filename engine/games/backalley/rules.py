@@ -1,0 +1,386 @@
+"""Backalley (rules/backalley.md): Oh Hell with jokers for 2 to 8 players,
+up and down the river, with the whole-hand "backalley" bid.
+
+Jokers (``RJ`` > ``BJ``) belong to the trump suit for every rule; with
+``joker_turned="no_trump"`` a turned joker leaves the deal without a suited
+trump and the two jokers form a trump suit of their own (trump ``"J"``).
+Ruling where the rule book is silent: if only jokers are left to turn under
+"turn_again" (possible only when every other card is dealt), the deal is
+played as under "no_trump".
+
+Position facts (``BACKALLEY.position``): ``hands``, ``trick``, ``to_act``,
+``trump`` (a suit, or ``"J"`` for the jokers-only trump), ``hand_size``,
+``bids={seat: n or "backalley"}``, ``tricks_won={seat: n}``,
+``trump_broken`` (default False), ``dealer``, ``scores``, ``variant``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, cast
+
+from engine.core.actions import Action, bid
+from engine.core.cards import JOKER_SUIT, Card, parse_cards, standard_deck
+from engine.core.events import Event
+from engine.core.follow import Allowed, lead_restricted, of_suit
+from engine.core.game import Game, Phase, normalize_hands, split_deal
+from engine.core.spec import GAMES, setting
+from engine.core.spec import Variant as VariantBase
+from engine.core.trick import Ranking, Trick
+from engine.core.trickgame import TrickGameState, position_hands, shared_ranks
+from engine.core.view import Observation
+from engine.errors import IllegalAction, InvalidPosition
+from engine.games.backalley.scoring import deal_sizes, score_backalley, score_bid
+
+BACKALLEY_WORD = "backalley"
+
+
+class JokerRanking(Ranking):
+    """Jokers count as the trump suit and sit above its ace (RJ > BJ)."""
+
+    def suit_of(self, card: Card, trump: str | None) -> str:
+        if card.suit == JOKER_SUIT:
+            return trump if trump is not None else JOKER_SUIT
+        return card.suit
+
+
+JOKER_RANKING = JokerRanking()
+
+
+@dataclass(frozen=True)
+class BackalleyVariant(VariantBase):
+    game_name = "backalley"
+    players: int = setting(4, bounds=(2, 8), help="number of players")
+    max_cards: int = setting(7, bounds=(1, 13), help="largest hand (capped at 53 // players)")
+    trump_lead: str = setting(
+        "only_trumps",
+        choices=("only_trumps", "broken"),
+        help="lead trump only with a hand of trumps, or once trump has been played",
+    )
+    joker_turned: str = setting(
+        "turn_again",
+        choices=("turn_again", "no_trump"),
+        help="a turned joker: turn the next card, or play the deal with jokers as trump",
+    )
+    hook_rule: bool = setting(
+        False, help="the dealer may not make the bids add up to the hand size"
+    )
+
+
+class BackalleyState(TrickGameState):
+    variant: BackalleyVariant
+    ranking = JOKER_RANKING
+
+    def __init__(self, game: Game, variant: BackalleyVariant, seed: int | None) -> None:
+        super().__init__(game, variant, seed)
+        self.sizes = deal_sizes(variant.players, variant.max_cards)
+        self.scores = [0] * self.num_seats
+        self.history = []
+        self.deal_scores = []
+        self.bids: list[int | None] = [None] * self.num_seats
+        self.backalley: set[int] = set()
+        self.auction: list[tuple[int, str]] = []
+        self.stock: list[Card] = []
+        self.turned: Card | None = None
+        self.set_aside: list[Card] = []
+        self.trump_broken = False
+
+    @property
+    def hand_size(self) -> int:
+        return self.sizes[self.round_number - 1]
+
+    # -- dealing -------------------------------------------------------------
+    def _deal(self, hands: list[list[Card]] | None = None, stock: list[Card] | None = None) -> None:
+        """Deal, then turn the top of the stock for trump (rules "Setup")."""
+        n, h = self.num_seats, self.hand_size
+        if hands is None:
+            deck = standard_deck(jokers=True)
+            self.rng.shuffle(deck)
+            hands = [deck[h * s : h * (s + 1)] for s in range(n)]
+            stock = deck[h * n :]
+        assert stock is not None
+        self.stock = list(stock)
+        self.set_aside = []
+        self.turned = None
+        self.trump = None
+        while self.stock:
+            card = self.stock.pop(0)
+            if card.suit == JOKER_SUIT:
+                if self.variant.joker_turned == "no_trump":
+                    self.turned = card
+                    break
+                self.set_aside.append(card)
+                continue
+            self.turned = card
+            self.trump = card.suit
+            break
+        if self.trump is None:
+            self.trump = JOKER_SUIT  # jokers form the only trump suit this deal
+        first = (self.dealer + 1) % n
+        self._init_play_state(hands, first)
+        self.bids = [None] * n
+        self.backalley = set()
+        self.auction = []
+        self.trump_broken = False
+        self.phase = Phase.BIDDING
+        self.to_act = first
+
+    # -- legality --------------------------------------------------------------
+    def _legal(self) -> list[Action]:
+        if self.phase is Phase.BIDDING:
+            return self._legal_bids()
+        return self._legal_plays()
+
+    def _legal_bids(self) -> list[Action]:
+        h = self.hand_size
+        options = [bid(b) for b in range(h + 1)]
+        options.append(bid(word=BACKALLEY_WORD))
+        if self.variant.hook_rule and self.to_act == self.dealer:
+            so_far = sum(b for b in self.bids if b is not None)
+            options = [a for a in options if so_far + self._bid_value(a) != h]
+        return options
+
+    def _bid_value(self, action: Action) -> int:
+        return self.hand_size if action.word == BACKALLEY_WORD else cast(int, action.number)
+
+    def _allowed_cards(self) -> Allowed:
+        hand = self.hands[self.playing_seat]
+        if not self.trick.plays:
+            broken = self.variant.trump_lead == "broken" and self.trump_broken
+            return lead_restricted(hand, self.trump, broken, JOKER_RANKING)
+        led = cast(str, self.trick.led_suit(JOKER_RANKING, self.trump))
+        same = of_suit(hand, led, JOKER_RANKING, self.trump)
+        if same:
+            return Allowed(same, "must_follow_suit", f"you must follow the led suit ({led})")
+        return Allowed(list(hand))
+
+    def _explain(self, action: Action) -> IllegalAction:
+        if self.phase is Phase.BIDDING:
+            if action.verb != "bid":
+                return self._wrong_phase(action)
+            h = self.hand_size
+            if action.number is not None and 0 <= action.number <= h and not action.word:
+                return IllegalAction(
+                    f"the hook rule: the dealer may not make the bids add up to {h}", "hook_rule"
+                )
+            return IllegalAction(
+                f"bid from 0 to {h}, or 'bid backalley' to claim every trick", "bid_out_of_range"
+            )
+        return self._explain_play(action)
+
+    # -- applying ------------------------------------------------------------------
+    def _apply(self, action: Action) -> list[Event]:
+        seat = cast(int, self.to_act)
+        if self.phase is Phase.BIDDING:
+            return self._apply_bid(seat, action)
+        if JOKER_RANKING.is_trump(action.card, self.trump):
+            self.trump_broken = True
+        return self._play_card(action.card)
+
+    def _apply_bid(self, seat: int, action: Action) -> list[Event]:
+        value = self._bid_value(action)
+        self.bids[seat] = value
+        if action.word == BACKALLEY_WORD:
+            self.backalley.add(seat)
+        self.auction.append((seat, str(action)))
+        events = [Event("bid", seat, {"bid": str(action)[4:]})]
+        if seat != self.dealer:
+            self.to_act = (seat + 1) % self.num_seats
+            return events
+        # the highest bidder leads; ties go to the earliest bidder (rules "Play")
+        order = [(self.dealer + 1 + k) % self.num_seats for k in range(self.num_seats)]
+        leader = max(order, key=lambda s: (cast(int, self.bids[s]), -order.index(s)))
+        self.phase = Phase.PLAY
+        self.trick = Trick(leader)
+        self.to_act = leader
+        events.append(Event("play_started", leader))
+        return events
+
+    def _end_deal(self) -> list[Event]:
+        h = self.hand_size
+        deal = tuple(
+            score_backalley(h, self.tricks_won[s])
+            if s in self.backalley
+            else score_bid(cast(int, self.bids[s]), self.tricks_won[s])
+            for s in range(self.num_seats)
+        )
+        self.scores = [t + d for t, d in zip(self.scores, deal, strict=True)]
+        self._record_deal(
+            deal,
+            bids=tuple(
+                BACKALLEY_WORD if s in self.backalley else self.bids[s]
+                for s in range(self.num_seats)
+            ),
+            details={"hand_size": h, "turned": str(self.turned) if self.turned else None},
+        )
+        events = [Event("deal_scored", None, {"scores": list(deal), "round": self.round_number})]
+        if self.round_number >= len(self.sizes):
+            self.phase = Phase.OVER
+            self.to_act = None
+            events.append(Event("match_over", None, {"ranking": list(shared_ranks(self.scores))}))
+            return events
+        self.round_number += 1
+        self.dealer = (self.dealer + 1) % self.num_seats
+        self._deal()
+        events.append(Event("deal_started", self.dealer, {"round": self.round_number}))
+        return events
+
+    # -- cards and views ---------------------------------------------------------------
+    def full_deck(self) -> list[Card]:
+        return standard_deck(jokers=True)
+
+    def _unplayed_extra_cards(self) -> list[Card]:
+        extra = list(self.stock) + list(self.set_aside)
+        if self.turned is not None:
+            extra.append(self.turned)
+        return extra
+
+    def shuffled_unseen(self, seat: int, rng: Any) -> BackalleyState:
+        """Other hands and the stock are unseen; the turned card and the
+        jokers set aside are public."""
+        state = cast(BackalleyState, self.clone())
+        others = [s for s in range(self.num_seats) if s != seat]
+        pool = [c for s in others for c in state.hands[s]] + state.stock
+        rng.shuffle(pool)
+        for s in others:
+            n = len(state.hands[s])
+            state.hands[s], pool = pool[:n], pool[n:]
+        state.stock = pool
+        return state
+
+    def view(self, seat: int | None) -> Observation:
+        return Observation(
+            **self._common_view(seat),
+            bids=tuple(self.bids),
+            auction=tuple(self.auction),
+            turned=self.turned,
+            hand_size=self.hand_size,
+            ranking=shared_ranks(self.scores) if self.is_over else (),
+            extra={
+                "backalley": tuple(sorted(self.backalley)),
+                "set_aside": tuple(self.set_aside),
+                "trump_broken": self.trump_broken,
+                "deals": len(self.sizes),
+            },
+        )
+
+
+class Backalley(Game):
+    name = "backalley"
+    title = "Backalley"
+    summary = (
+        "2 to 8 players, each for themselves, up and down the river: hands of 1, 2, ... up to 7 "
+        "cards and back. Bid the exact tricks you will take (or 'backalley' for all of them); "
+        "the jokers are the highest trumps. Made: 3 x bid + extra tricks; failed: -3 x bid."
+    )
+    Variant = BackalleyVariant
+    verbs = frozenset({"bid", "play"})
+    rules_lines = (
+        "Hands go 1, 2, ... M ... 2, 1; the turned card names trump; RJ > BJ > trump ace.",
+        "Bid once around from the dealer's left: 0..hand size, or backalley (every trick).",
+        "The highest bidder leads; trump may be led only from a hand of trumps.",
+        "Follow suit if you can, else play anything.",
+        "Made: 3 x bid + 1 per extra trick; failed: -3 x bid; backalley: +/-10 x hand size.",
+    )
+
+    def num_seats(self, variant: VariantBase | None = None) -> int:
+        return cast(BackalleyVariant, variant or BackalleyVariant()).players
+
+    def conformance_variants(self) -> list[VariantBase]:
+        quick = [BackalleyVariant(players=n, max_cards=3) for n in range(2, 9)]
+        return [
+            *quick,
+            BackalleyVariant(),
+            BackalleyVariant(
+                players=3, max_cards=4, trump_lead="broken", joker_turned="no_trump", hook_rule=True
+            ),
+            BackalleyVariant(players=4, max_cards=13),
+        ]
+
+    def new_match(
+        self, seed: int | None = None, variant: VariantBase | None = None, deal: Any = None
+    ) -> BackalleyState:
+        state = BackalleyState(self, cast(BackalleyVariant, variant or BackalleyVariant()), seed)
+        n = state.num_seats
+        state.dealer = state.rng.randrange(n)
+        if deal is None:
+            state._deal()
+            return state
+        raw, extras = split_deal(deal)
+        hands = normalize_hands(raw, n, state.hand_size)
+        if "dealer" in extras:
+            state.dealer = int(extras["dealer"]) % n
+        used = {c for h in hands for c in h}
+        # a given stock is the top of the stock (the turn-up comes first); the
+        # cards it leaves out follow it in an order drawn from the seed
+        top = parse_cards([str(c) for c in extras.get("stock", [])])
+        problems = [f"{c} is both dealt and in the stock" for c in top if c in used]
+        if len(set(top)) != len(top):
+            problems.append("a card appears twice in the stock")
+        if problems:
+            raise InvalidPosition(problems)
+        rest = [c for c in standard_deck(jokers=True) if c not in used and c not in top]
+        state.rng.shuffle(rest)
+        stock = top + rest
+        state.initial_deal = {
+            "hands": [[str(c) for c in h] for h in hands],
+            "stock": [str(c) for c in stock],
+            "dealer": state.dealer,
+        }
+        state._deal(hands, stock)
+        return state
+
+    def position(
+        self,
+        hands: dict[int, Any] | None = None,
+        trick: list[tuple[int, Any]] | None = None,
+        to_act: int | None = None,
+        trump: str | None = None,
+        variant: VariantBase | None = None,
+        **facts: Any,
+    ) -> BackalleyState:
+        v = cast(BackalleyVariant, variant or BackalleyVariant())
+        n = v.players
+        if trump not in ("S", "H", "D", "C", JOKER_SUIT):
+            raise InvalidPosition([f"trump must be S, H, D, C or J (got {trump!r})"])
+        full, plays = position_hands(hands or {}, trick or [], n, standard_deck(jokers=True))
+        state = BackalleyState(self, v, 0)
+        won = facts.pop("tricks_won", {})
+        played_seats = {s for s, _ in plays}
+        default_size = max(len(h) + (s in played_seats) for s, h in enumerate(full)) + sum(
+            int(v) for v in won.values()
+        )
+        size = int(facts.pop("hand_size", default_size))
+        if size in state.sizes:
+            state.round_number = state.sizes.index(size) + 1
+        else:
+            state.sizes = [size]
+        state.dealer = int(facts.pop("dealer", n - 1))
+        state.scores = list(facts.pop("scores", [0] * n))
+        bids = facts.pop("bids", {})
+        state.trump_broken = bool(facts.pop("trump_broken", False))
+        if facts:
+            raise InvalidPosition([f"unknown position fact {k!r}" for k in facts])
+        leader = plays[0][0] if plays else (to_act if to_act is not None else 0)
+        state._init_play_state(full, leader)
+        state.trick.plays = list(plays)
+        state.trump = trump
+        used = {c for h in full for c in h} | {c for _, c in plays}
+        state.stock = [c for c in standard_deck(jokers=True) if c not in used]
+        for s in range(n):
+            b = bids.get(s, 0)
+            if b == BACKALLEY_WORD:
+                state.backalley.add(s)
+                b = size
+            state.bids[s] = int(b)
+        state.tricks_won = [int(won.get(s, 0)) for s in range(n)]
+        state.phase = Phase.PLAY
+        expected = (leader + len(plays)) % n
+        state.to_act = expected if to_act is None else to_act
+        if state.to_act != expected:
+            raise InvalidPosition([f"seat {expected} is next in this trick, not {to_act}"])
+        return state
+
+
+BACKALLEY = Backalley()
+GAMES.register(BACKALLEY, aliases=("back alley", "oh hell"))
