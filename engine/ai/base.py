@@ -36,7 +36,11 @@ class BaseAgent:
     sees_all = False
 
     def __init__(
-        self, game: str | None = None, seed: int | None = None, budget_ms: int = 300
+        self,
+        game: str | None = None,
+        seed: int | None = None,
+        budget_ms: int = 300,
+        **options: object,
     ) -> None:
         self.game = game
         self.rng = random.Random(seed)
