@@ -7,5 +7,6 @@ the rule book's: Batak, Callbreak, Blot, Backalley, Ladder.
 # isort: off
 from engine.games import batak  # noqa: F401
 from engine.games import callbreak  # noqa: F401
+from engine.games import blot  # noqa: F401
 from engine.games import backalley  # noqa: F401
 # isort: on

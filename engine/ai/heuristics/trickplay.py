@@ -8,7 +8,7 @@ Reads only an ``Observation`` plus the game's trump and card order.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.ai.knowledge import is_master, known_voids, unseen_cards
@@ -27,6 +27,10 @@ class PlayContext:
     ranking: Ranking
     deck: Sequence[Card]
     partner: int | None = None
+    #: card points (Blot): feed them to a winning partner, keep them from opponents
+    points: Callable[[Card], int] | None = None
+    #: lead master trumps before side-suit masters (declarers drawing trumps)
+    draw_trumps: bool = False
 
 
 def choose_card(view: Observation, cards: list[Card], ctx: PlayContext, want_tricks: bool) -> Card:
@@ -65,6 +69,14 @@ def _lead(
     side = [c for c in cards if not _is_trump(c, ctx)]
     if want_tricks:
         opponents = _opponents(view, ctx)
+        if ctx.draw_trumps and trumps_out:
+            top = [
+                c
+                for c in cards
+                if _is_trump(c, ctx) and is_master(c, unseen, ctx.ranking, ctx.trump)
+            ]
+            if top:
+                return max(top, key=lambda c: _strength(c, ctx))
         safe = [
             c
             for c in side
@@ -117,7 +129,7 @@ def _follow(
     if partner_winning and losers:
         partner_safe = not opponents_after or is_master(win_card, unseen, ctx.ranking, ctx.trump)
         if partner_safe:
-            return _shed(losers, led, ctx)
+            return _shed(losers, led, ctx, feed=True)
     if want_tricks and winners and not partner_winning:
         if not opponents_after:
             return min(winners, key=power)
@@ -130,9 +142,17 @@ def _follow(
     return min(cards, key=lambda c: (_is_trump(c, ctx), power(c)))
 
 
-def _shed(losers: list[Card], led: str, ctx: PlayContext) -> Card:
+def _shed(losers: list[Card], led: str, ctx: PlayContext, feed: bool = False) -> Card:
     """Duck with the highest non-trump that still loses (it is the card most
-    likely to win a trick we do not want later); keep trumps."""
+    likely to win a trick we do not want later); keep trumps.  Where cards
+    carry points, give the most to a partner who holds the trick and the
+    least to the opponents."""
+    if ctx.points is not None:
+        points = ctx.points
+        plain = [c for c in losers if not _is_trump(c, ctx)] or losers
+        if feed:
+            return max(plain, key=lambda c: (points(c), -ctx.ranking.plain_power(c)))
+        return min(plain, key=lambda c: (points(c), ctx.ranking.plain_power(c)))
     return max(
         losers,
         key=lambda c: (not _is_trump(c, ctx), ctx.ranking.power(c, led, ctx.trump) % TRUMP_BONUS),
