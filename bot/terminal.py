@@ -121,7 +121,8 @@ def play_terminal(
         assert decider is not None
         if state.round_number != shown_round:
             shown_round = state.round_number
-            con.say(f"--- Deal {shown_round} ---")
+            unit = "Game" if game.name == "ladder" else "Deal"
+            con.say(f"--- {unit} {shown_round} ---")
         if decider == human:
             action = _ask_human(con, state, human, names)
             if action is None:

@@ -77,19 +77,21 @@ def render_table(view: Observation, names: Sequence[str], *, title: str = "") ->
     """The whole table as the given view sees it."""
     out: list[str] = []
     head = title or view.game.title()
-    out.append(f"=== {head} - deal {view.round_number} ===")
+    unit = "game" if view.score_unit == "wins" else "deal"
+    out.append(f"=== {head} - {unit} {view.round_number} ===")
     if view.dealer is not None:
         out.append(f"Dealer: {seat_label(view.dealer, names)}")
     if view.contract is not None or view.declarer is not None:
         who = seat_label(view.declarer, names) if view.declarer is not None else "?"
         out.append(f"Contract: {view.contract or '-'} by {who}")
-    if view.phase in ("play", "trump") or view.trump is not None:
+    climbing = view.requirement is not None
+    if not climbing and (view.phase in ("play", "trump") or view.trump is not None):
         out.append(f"Trump: {trump_text(view)}")
     if view.turned is not None:
         out.append(f"Turned card: {pretty(view.turned)}   hand size: {view.hand_size}")
     if view.requirement is not None:
         out.append(f"Requirement: {view.requirement}")
-    out.extend(_seat_rows(view, names))
+    out.extend(_climbing_rows(view, names) if climbing else _seat_rows(view, names))
     if view.auction:
         tail = ", ".join(f"{seat_label(s, names)}: {t}" for s, t in view.auction[-8:])
         out.append(f"Auction: {tail}")
@@ -100,11 +102,6 @@ def render_table(view: Observation, names: Sequence[str], *, title: str = "") ->
     if view.dummy is not None and view.dummy_seat is not None:
         out.append(f"Dummy ({seat_label(view.dummy_seat, names)}), face up:")
         out.extend(hand_lines(view.dummy, legal_cards(view)))
-    if view.shown:
-        out.append("Table cards (shown / hidden):")
-        for seat, cards in enumerate(view.shown):
-            hidden = view.hidden[seat] if seat < len(view.hidden) else 0
-            out.append(f"  {seat_label(seat, names):<14} {cards_text(cards):<24} hidden: {hidden}")
     if view.pile_size or view.pile:
         top = cards_text(view.pile[-5:])
         out.append(f"Pile ({view.pile_size} cards), top last: {top}")
@@ -132,6 +129,20 @@ def _seat_rows(view: Observation, names: Sequence[str]) -> list[str]:
             f"  {'' if tricks is None else tricks:>6}  {'' if count is None else count:>5}"
         )
     rows.append("Scores: " + scores_text(view, names))
+    return rows
+
+
+def _climbing_rows(view: Observation, names: Sequence[str]) -> list[str]:
+    """Ladder: hand counts, the shown table cards and how many hidden remain."""
+    rows = ["  Seat             Hand  Shown            Hidden"]
+    for seat in range(view.num_seats):
+        turn = "->" if seat == view.to_act else "  "
+        shown = cards_text(view.shown[seat]) if seat < len(view.shown) else "-"
+        hidden = view.hidden[seat] if seat < len(view.hidden) else 0
+        rows.append(
+            f"{turn}{seat_label(seat, names):<16} {view.hand_counts[seat]:>4}  {shown:<16} {hidden:>6}"
+        )
+    rows.append("Games won: " + scores_text(view, names))
     return rows
 
 
@@ -236,4 +247,10 @@ def describe_event(event: Event, names: Sequence[str]) -> str | None:
         return f"  {who} picks up the pile"
     if event.kind in ("redistribute", "redistributed"):
         return "  The T pools and redeals every hand!"
+    if event.kind == "hidden_revealed":
+        return f"  {who} turns over a hidden card: {data.get('card')}"
+    if event.kind == "skip":
+        return f"  {who} is skipped"
+    if event.kind == "game_over":
+        return f"  {who} has no cards left: game over!" if event.seat is not None else "  Draw."
     return None

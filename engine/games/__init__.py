@@ -9,4 +9,5 @@ from engine.games import batak  # noqa: F401
 from engine.games import callbreak  # noqa: F401
 from engine.games import blot  # noqa: F401
 from engine.games import backalley  # noqa: F401
+from engine.games import ladder  # noqa: F401
 # isort: on

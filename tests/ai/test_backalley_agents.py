@@ -32,7 +32,10 @@ def test_heuristic_outscores_random_players():
     total = 0
     for seed in range(4):
         state = BA.new_match(seed=seed, variant=BA.variant(max_cards=4))
-        agents = [get_agent("heuristic" if s == 0 else "random", game="backalley", seed=s) for s in range(4)]
+        agents = [
+            get_agent("heuristic" if s == 0 else "random", game="backalley", seed=s)
+            for s in range(4)
+        ]
         play_out(state, agents)
         total += state.scores[0] - max(state.scores[1:])
     assert total > 0

@@ -34,7 +34,10 @@ def test_heuristic_team_beats_random_team():
     wins = 0
     for seed in range(4):
         state = BL.new_match(seed=seed, variant=BL.variant(target_score=151))
-        agents = [get_agent("heuristic" if s % 2 == 0 else "random", game="blot", seed=s) for s in range(4)]
+        agents = [
+            get_agent("heuristic" if s % 2 == 0 else "random", game="blot", seed=s)
+            for s in range(4)
+        ]
         play_out(state, agents)
         wins += state.view(None).ranking[0] == 1
     assert wins >= 3

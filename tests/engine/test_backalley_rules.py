@@ -282,7 +282,9 @@ def test_explicit_deal_must_hold_every_card_once():
         BA.new_match(seed=1, deal={"hands": [["AS"], ["AS"], ["2C"], ["3C"]]})
     with pytest.raises(InvalidPosition):
         BA.new_match(seed=1, deal={"hands": [["AS"], ["KS"], ["2C"], ["3C"]], "stock": ["AS"]})
-    partial = BA.new_match(seed=1, deal={"hands": [["AS"], ["KS"], ["2C"], ["3C"]], "stock": ["9D"]})
+    partial = BA.new_match(
+        seed=1, deal={"hands": [["AS"], ["KS"], ["2C"], ["3C"]], "stock": ["9D"]}
+    )
     assert str(partial.turned) == "9D" and len(partial.card_inventory()) == 54
 
 

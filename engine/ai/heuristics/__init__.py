@@ -1,3 +1,3 @@
 """Per-game rule heuristics; each module registers itself as "heuristic"."""
 
-from engine.ai.heuristics import backalley, batak, blot, callbreak  # noqa: F401
+from engine.ai.heuristics import backalley, batak, blot, callbreak, ladder  # noqa: F401
