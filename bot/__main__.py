@@ -17,7 +17,7 @@ from engine import GAMES
 
 def _play_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     play = sub.add_parser("play", help="play offline in the terminal against AI players")
-    play.add_argument("game", nargs="?", default="callbreak", help=f"one of: {', '.join(GAMES)}")
+    play.add_argument("game", nargs="?", default=None, help=f"one of: {', '.join(GAMES)}")
     play.add_argument("--seed", type=int, default=None, help="deal seed (reproducible games)")
     play.add_argument("--seat", type=int, default=0, help="your seat (0 = first)")
     play.add_argument("--watch", action="store_true", help="watch AI players only")
@@ -25,7 +25,17 @@ def _play_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     play.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE", help="a game setting"
     )
-    play.add_argument("--ai", default="heuristic", help="AI agent for the other seats")
+    play.add_argument("--ai", default="heuristic", help="AI agent: random, heuristic or search")
+    play.add_argument(
+        "--resume",
+        nargs="?",
+        const=True,
+        default=None,
+        type=int,
+        metavar="TABLE",
+        help="resume the last unfinished terminal game (or table TABLE)",
+    )
+    play.add_argument("--db", default=None, help="SQLite file for the game (default: cardtable.db)")
 
 
 def _options(args: argparse.Namespace) -> dict[str, str]:
@@ -74,6 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_bot()
     from bot.terminal import play_terminal
 
+    db_url = f"sqlite+aiosqlite:///{args.db}" if args.db else None
     return play_terminal(
         args.game,
         seed=args.seed,
@@ -81,6 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         watch=args.watch,
         options=_options(args),
         agent=args.ai,
+        db_url=db_url,
+        resume=args.resume,
     )
 
 

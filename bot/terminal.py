@@ -1,18 +1,24 @@
 """The offline terminal table: ``python -m bot play <game>``.
 
-A human plays one seat against AI players.  Everything printed for the human
-is rendered from ``state.view(human_seat)`` (or the spectator view when
-watching).  Bad input never crashes the loop: it is refused with the rule it
-breaks and asked again; EOF and Ctrl-C end the game politely.
+It plays through the same ``TableService`` and SQLite store as the Discord
+bot, so a game can be interrupted (q, EOF, Ctrl-C, even a crash) and
+resumed with ``python -m bot play --resume``.  Everything printed for the
+human is rendered from its own seat's view (or the spectator's when
+watching).  Bad input never crashes the loop: it is refused with the rule
+it breaks and asked again.
 """
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from bot.db.repositories import Store
+from bot.services.models import TableInfo, TableUpdate
+from bot.services.tables import TableService
 from bot.ui.text import (
     describe_action,
     describe_event,
@@ -22,13 +28,14 @@ from bot.ui.text import (
     render_table,
 )
 from engine import Action, EngineError, MatchState, get_game
-from engine.ai import agent_names, get_agent
 
-AI_NAMES = ("Ada", "Bram", "Cleo", "Dov", "Esme", "Finn", "Gus", "Hana")
+LOCAL_USER = 1  # the terminal's player (Discord ids are far larger)
+AGENT_TO_DIFFICULTY = {"random": "easy", "heuristic": "normal", "search": "hard"}
 HELP = (
     "Type a card to play it (AS, as, 10h, 7d), a number to bid (3), or an action\n"
     "as listed ('bid 9 H', 'trump S', 'pass', 'pickup', 'hidden 2', 'play 7H 7D').\n"
-    "'?' lists your legal moves, 't' shows the table again, 'q' quits."
+    "'?' lists your legal moves, 't' shows the table again, 'q' quits (resume later\n"
+    "with 'python -m bot play --resume')."
 )
 
 
@@ -54,19 +61,12 @@ class Console:
         return line.strip()
 
 
-def seat_names(num_seats: int, human: int | None) -> list[str]:
-    names = []
-    ai = iter(AI_NAMES)
-    for seat in range(num_seats):
-        names.append("You" if seat == human else f"{next(ai)} (AI)")
-    return names
-
-
-def resolve_input(text: str, legal: Sequence[Action], state: MatchState) -> Action:
+def resolve_input(text: str, legal: Sequence[Action], state_game: str) -> Action:
     """Read what the human typed: full notation, a bare card, a bare number,
-    or a unique shorthand of a legal action ('h' for 'trump H', 'backalley')."""
+    or a unique shorthand of a legal action ('h' for 'trump H')."""
+    game = get_game(state_game)
     try:
-        return state.game.parse_action(text)
+        return game.parse_action(text)
     except EngineError as first_error:
         low = text.strip().lower()
         matches = [a for a in legal if str(a).lower().endswith(" " + low) or str(a).lower() == low]
@@ -75,108 +75,211 @@ def resolve_input(text: str, legal: Sequence[Action], state: MatchState) -> Acti
         raise first_error
 
 
-def pick_agent(game: str, preferred: str) -> str:
-    names = agent_names(game)
-    return preferred if preferred in names else "random"
+class TerminalTable:
+    def __init__(
+        self, service: TableService, console: Console, table_id: int, human: int | None
+    ) -> None:
+        self.service = service
+        self.con = console
+        self.table_id = table_id
+        self.human = human
+        self.printed = 0
+        self.names: list[str] = []
+        self.round_shown = 0
+        self.updates: list[TableUpdate] = []
+
+    async def on_update(self, update: TableUpdate) -> None:
+        if update.table.id == self.table_id:
+            self.updates.append(update)
+
+    def _viewer_state(self) -> MatchState | None:
+        return self.service.tables[self.table_id].state
+
+    async def narrate(self) -> None:
+        """Print the moves made since the last call, with what they caused."""
+        history = await self.service.history(self.table_id, self.printed)
+        updates, self.updates = self.updates, []
+        events_by_seq = {u.table.seq - 1: u.events for u in updates if u.kind != "lobby"}
+        state = self._viewer_state()
+        for seq, seat, text in history:
+            game = get_game(self.service.tables[self.table_id].game)
+            self.con.say(describe_action(seat, game.parse_action(text), self.names))
+            for event in events_by_seq.get(seq, ()):
+                line = describe_event(event, self.names)
+                if line:
+                    self.con.say(line)
+                if event.kind == "deal_scored" and state is not None:
+                    self.con.say(render_deal_summary(state.view(self.human), self.names))
+            self.printed = seq + 1
+
+    async def run(self) -> int:
+        info = await self.service.get_table(self.table_id)
+        self.names = ["You" if s.user_id == LOCAL_USER else s.name for s in info.seats]
+        self.printed = info.seq
+        unsubscribe = self.service.subscribe(self.on_update)
+        try:
+            return await self._loop()
+        finally:
+            unsubscribe()
+
+    async def _loop(self) -> int:
+        while True:
+            await self.service.wait_idle(self.table_id)
+            await self.narrate()
+            info = await self.service.get_table(self.table_id)
+            state = self._viewer_state()
+            if info.status != "playing" or state is None:
+                break
+            if state.round_number != self.round_shown:
+                self.round_shown = state.round_number
+                unit = "Game" if info.game == "ladder" else "Deal"
+                self.con.say(f"--- {unit} {self.round_shown} ---")
+            if self.human is None or state.decider != self.human:
+                await asyncio.sleep(0.01)
+                continue
+            if not await self._human_turn(info):
+                self.con.say(
+                    f"\nGame left unfinished. Resume with: python -m bot play --resume {self.table_id}"
+                )
+                return 0
+        state = self._viewer_state()
+        if state is not None and state.is_over:
+            self.con.say(render_ranking(state.view(self.human), self.names))
+        return 0
+
+    async def _human_turn(self, info: TableInfo) -> bool:
+        """Ask until the service accepts a move; False when the human quits."""
+        assert self.human is not None
+        private = await self.service.private_view(self.table_id, LOCAL_USER)
+        view = private.view
+        title = get_game(info.game).title
+        self.con.say()
+        self.con.say(render_table(view, self.names, title=title))
+        if view.to_act is not None and view.to_act != self.human:
+            self.con.say(f"You choose the card for the dummy ({self.names[view.to_act]}).")
+        legal = list(view.legal_actions)
+        choices = options_text(legal)
+        if choices:
+            self.con.say(f"Choose: {choices}")
+        while True:
+            text = await asyncio.to_thread(self.con.ask, "Your move: ")
+            if text is None or text.lower() in ("q", "quit", "exit"):
+                return False
+            if text in ("?", "help"):
+                self.con.say(HELP)
+                self.con.say("Legal now: " + ", ".join(str(a) for a in legal))
+                continue
+            if text.lower() in ("t", "table"):
+                self.con.say(render_table(view, self.names, title=title))
+                continue
+            if not text:
+                continue
+            try:
+                action = resolve_input(text, legal, info.game)
+                await self.service.act(
+                    self.table_id, LOCAL_USER, str(action), expected_seq=info.seq
+                )
+                return True
+            except EngineError as exc:
+                self.con.say(f"Not allowed: {exc}")
+                if len(legal) <= 16:
+                    self.con.say("Legal now: " + ", ".join(str(a) for a in legal))
+
+
+async def _play(
+    game_name: str | None,
+    *,
+    seed: int | None,
+    seat: int,
+    watch: bool,
+    options: dict[str, str],
+    agent: str,
+    db_url: str,
+    resume: int | bool | None,
+    con: Console,
+) -> int:
+    store = Store(db_url)
+    await store.migrate()
+    service = TableService(store, turn_seconds_default=0, ai_budget_ms=200)
+    await service.start(dispatch_deadlines=False)
+    try:
+        if resume:
+            table_id = await _find_resumable(service, resume if resume is not True else None)
+            if table_id is None:
+                con.say("There is no unfinished terminal game to resume.")
+                return 2
+            info = await service.get_table(table_id)
+            human = info.seat_of(LOCAL_USER)
+            con.say(f"Resuming table #{table_id} ({get_game(info.game).title}) at move {info.seq}.")
+        else:
+            try:
+                game = get_game(game_name or "callbreak")
+                info = await service.create_table(
+                    guild_id=None,
+                    channel_id=None,
+                    host_id=LOCAL_USER,
+                    host_name="You",
+                    game=game.name,
+                    options=options,
+                    seed=seed,
+                    host_seat=None if watch else seat,
+                )
+            except EngineError as exc:
+                con.say(f"Error: {exc}")
+                return 2
+            difficulty = AGENT_TO_DIFFICULTY.get(agent, "normal")
+            for _ in range(sum(1 for s in info.seats if s.empty)):
+                info = await service.add_ai(info.id, LOCAL_USER, difficulty)
+            info = await service.start_table(info.id, LOCAL_USER)
+            human = None if watch else seat
+            con.say(f"{game.title}: {game.summary}")
+            con.say(f"Settings: {', '.join(f'{k}={v}' for k, v in info.variant.items())}")
+            if human is not None:
+                con.say(f"You sit in seat {human} at table #{info.id}. {HELP}")
+            con.say()
+        return await TerminalTable(service, con, info.id, human).run()
+    finally:
+        await service.close()
+        await store.close()
+
+
+async def _find_resumable(service: TableService, table_id: int | None) -> int | None:
+    tables = [
+        t
+        for t in await service.active_tables()
+        if t.host_id == LOCAL_USER and t.guild_id is None and t.status == "playing"
+    ]
+    if table_id is not None:
+        return table_id if any(t.id == table_id for t in tables) else None
+    return max((t.id for t in tables), default=None)
 
 
 def play_terminal(
-    game_name: str,
+    game_name: str | None,
     *,
     seed: int | None = None,
     seat: int = 0,
     watch: bool = False,
     options: dict[str, str] | None = None,
     agent: str = "heuristic",
+    db_url: str | None = None,
+    resume: int | bool | None = None,
     console: Console | None = None,
 ) -> int:
-    """Play one match in the terminal; returns the process exit code."""
-    con = console or Console()
-    try:
-        game = get_game(game_name)
-        variant = game.Variant.from_options(options or {})
-    except EngineError as exc:
-        con.say(f"Error: {exc}")
-        return 2
-    state = game.new_match(seed=seed, variant=variant)
-    human = None if watch else seat
-    if human is not None and not 0 <= human < state.num_seats:
-        con.say(f"Error: --seat must be between 0 and {state.num_seats - 1}")
-        return 2
-    names = seat_names(state.num_seats, human)
-    agent_name = pick_agent(game.name, agent)
-    agents = [
-        get_agent(agent_name, game=game.name, seed=state.seed * 31 + s)
-        for s in range(state.num_seats)
-    ]
-    con.say(f"{game.title}: {game.summary}")
-    con.say(f"Settings: {', '.join(f'{k}={v}' for k, v in variant.to_dict().items())}")
-    if human is not None:
-        con.say(f"You sit in seat {human}. {HELP}")
-    con.say()
-    viewer = human
-    shown_round = 0
-    while not state.is_over:
-        decider = state.decider
-        assert decider is not None
-        if state.round_number != shown_round:
-            shown_round = state.round_number
-            unit = "Game" if game.name == "ladder" else "Deal"
-            con.say(f"--- {unit} {shown_round} ---")
-        if decider == human:
-            action = _ask_human(con, state, human, names)
-            if action is None:
-                con.say("\nGame left unfinished. Bye!")
-                return 0
-        else:
-            legal = state.legal_actions()
-            action = agents[decider].act(state.view(decider), legal)
-        actor = state.to_act
-        events = state.apply(action)
-        con.say(describe_action(actor if actor is not None else decider, action, names))
-        for event in events:
-            line = describe_event(event, names)
-            if line:
-                con.say(line)
-            if event.kind == "deal_scored":
-                con.say(render_deal_summary(state.view(viewer), names))
-    con.say(render_ranking(state.view(viewer), names))
-    return 0
+    """Play (or resume) one match in the terminal; returns the exit code."""
+    from bot.settings import Settings
 
-
-def _ask_human(con: Console, state: MatchState, human: int, names: list[str]) -> Action | None:
-    """Show the table and ask until the human gives a legal action."""
-    view = state.view(human)
-    con.say()
-    con.say(render_table(view, names, title=state.game.title))
-    if view.to_act is not None and view.to_act != human:
-        con.say(f"You choose the card for the dummy ({names[view.to_act]}).")
-    legal = list(view.legal_actions)
-    choices = options_text(legal)
-    if choices:
-        con.say(f"Choose: {choices}")
-    while True:
-        text = con.ask("Your move: ")
-        if text is None:
-            return None
-        if text.lower() in ("q", "quit", "exit"):
-            return None
-        if text in ("?", "help", "h?"):
-            con.say(HELP)
-            con.say("Legal now: " + ", ".join(str(a) for a in legal))
-            continue
-        if text.lower() in ("t", "table"):
-            con.say(render_table(state.view(human), names, title=state.game.title))
-            continue
-        if not text:
-            continue
-        try:
-            action = resolve_input(text, legal, state)
-            if action not in legal:
-                # let the engine say which rule it breaks (nothing changes)
-                state.clone().apply(action, seat=human)
-            return action
-        except EngineError as exc:
-            con.say(f"Not allowed: {exc}")
-            if len(legal) <= 16:
-                con.say("Legal now: " + ", ".join(str(a) for a in legal))
+    url = db_url or Settings().database_url
+    return asyncio.run(
+        _play(
+            game_name,
+            seed=seed,
+            seat=seat,
+            watch=watch,
+            options=options or {},
+            agent=agent,
+            db_url=url,
+            resume=resume,
+            con=console or Console(),
+        )
+    )

@@ -1,0 +1,1 @@
+"""The store: SQLAlchemy 2 async models, sessions and repositories."""

@@ -1,0 +1,84 @@
+"""Value objects the service hands to front ends (frozen: front ends render
+them and never mutate them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import Event, Observation
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    seat: int
+    user_id: int | None
+    name: str
+    ai: str | None
+    away: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return self.user_id is None and self.ai is None
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    id: int
+    guild_id: int | None
+    channel_id: int | None
+    message_id: int | None
+    thread_id: int | None
+    host_id: int
+    game: str
+    variant: dict[str, Any]
+    status: str  # lobby | playing | finished | abandoned | broken
+    seats: tuple[SeatInfo, ...]
+    num_seats: int
+    seq: int
+    deadline: float | None
+    turn_seconds: int
+
+    def seat_of(self, user_id: int) -> int | None:
+        for seat in self.seats:
+            if seat.user_id == user_id:
+                return seat.seat
+        return None
+
+    @property
+    def is_full(self) -> bool:
+        return all(not s.empty for s in self.seats)
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateView:
+    table: TableInfo
+    seat: int
+    view: Observation
+
+
+@dataclass(frozen=True, slots=True)
+class ResultInfo:
+    #: per seat: rank, points, rating before/after (None when unrated)
+    ranks: tuple[int, ...]
+    points: tuple[int, ...]
+    rating_changes: dict[int, tuple[float, float]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class TableUpdate:
+    table: TableInfo
+    view: Observation | None
+    events: tuple[Event, ...]
+    kind: str  # lobby | action | deal_end | finished | resumed | abandoned
+    results: ResultInfo | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    user_id: int
+    name: str
+    played: int
+    won: int
+    points: int
+    rating: float
