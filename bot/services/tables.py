@@ -604,65 +604,67 @@ class TableService:
         team_of = {seat: i for i, team in enumerate(teams) for seat in team}
         ranks = tuple(view.ranking[team_of[s]] for s in range(len(live.seats)))
         points = tuple(view.scores[team_of[s]] for s in range(len(live.seats)))
-        has_ai = any(s.ai is not None for s in live.seats)
-        guild = await self.settings.guild_settings(live.guild_id) if live.guild_id else {}
-        rated = live.guild_id is not None and (not has_ai or bool(guild.get("rated_with_ai")))
-        existing = {
-            r.user_id: r
-            for r in (
-                await self.store.rating_rows(live.guild_id, live.game) if live.guild_id else []
-            )
-        }
-        before: dict[int, tuple[float, float]] = {}
-        for seat in live.seats:
-            if seat.user_id is not None:
-                row = existing.get(seat.user_id)
-                before[seat.seat] = (row.mu, row.sigma) if row else rating_math.default_rating()
-        after = dict(before)
-        if rated:
-            team_ratings = [
-                [before.get(s, rating_math.default_rating()) for s in team] for team in teams
-            ]
-            new = rating_math.rate(team_ratings, [view.ranking[i] for i in range(len(teams))])
-            for team, ratings_ in zip(teams, new, strict=True):
-                for seat, value in zip(team, ratings_, strict=True):
-                    if seat in before:
-                        after[seat] = value
-        results, rating_rows, changes = [], [], {}
-        for seat in live.seats:
-            won = ranks[seat.seat] == 1
-            mu_b, sg_b = before.get(seat.seat, (0.0, 0.0))
-            mu_a, sg_a = after.get(seat.seat, (0.0, 0.0))
-            results.append(
-                {
-                    "seat": seat.seat,
-                    "user_id": seat.user_id,
-                    "rank": ranks[seat.seat],
-                    "points": points[seat.seat],
-                    "won": won,
-                    "rating_before": rating_math.ordinal(mu_b, sg_b) if seat.user_id else None,
-                    "rating_after": rating_math.ordinal(mu_a, sg_a) if seat.user_id else None,
-                }
-            )
-            if seat.user_id is not None:
-                row = existing.get(seat.user_id)
-                rating_rows.append(
-                    rating_math.as_row(
-                        seat.user_id,
-                        seat.name,
-                        mu_a,
-                        sg_a,
-                        (row.played if row else 0) + 1,
-                        (row.won if row else 0) + int(won),
-                        (row.points if row else 0) + points[seat.seat],
-                    )
+        # one finish at a time: ratings are read, updated and written together
+        async with self._guard:
+            has_ai = any(s.ai is not None for s in live.seats)
+            guild = await self.settings.guild_settings(live.guild_id) if live.guild_id else {}
+            rated = live.guild_id is not None and (not has_ai or bool(guild.get("rated_with_ai")))
+            existing = {
+                r.user_id: r
+                for r in (
+                    await self.store.rating_rows(live.guild_id, live.game) if live.guild_id else []
                 )
-                if rated:
-                    changes[seat.seat] = (
-                        rating_math.ordinal(mu_b, sg_b),
-                        rating_math.ordinal(mu_a, sg_a),
+            }
+            before: dict[int, tuple[float, float]] = {}
+            for seat in live.seats:
+                if seat.user_id is not None:
+                    row = existing.get(seat.user_id)
+                    before[seat.seat] = (row.mu, row.sigma) if row else rating_math.default_rating()
+            after = dict(before)
+            if rated:
+                team_ratings = [
+                    [before.get(s, rating_math.default_rating()) for s in team] for team in teams
+                ]
+                new = rating_math.rate(team_ratings, [view.ranking[i] for i in range(len(teams))])
+                for team, ratings_ in zip(teams, new, strict=True):
+                    for seat, value in zip(team, ratings_, strict=True):
+                        if seat in before:
+                            after[seat] = value
+            results, rating_rows, changes = [], [], {}
+            for seat in live.seats:
+                won = ranks[seat.seat] == 1
+                mu_b, sg_b = before.get(seat.seat, (0.0, 0.0))
+                mu_a, sg_a = after.get(seat.seat, (0.0, 0.0))
+                results.append(
+                    {
+                        "seat": seat.seat,
+                        "user_id": seat.user_id,
+                        "rank": ranks[seat.seat],
+                        "points": points[seat.seat],
+                        "won": won,
+                        "rating_before": rating_math.ordinal(mu_b, sg_b) if seat.user_id else None,
+                        "rating_after": rating_math.ordinal(mu_a, sg_a) if seat.user_id else None,
+                    }
+                )
+                if seat.user_id is not None:
+                    row = existing.get(seat.user_id)
+                    rating_rows.append(
+                        rating_math.as_row(
+                            seat.user_id,
+                            seat.name,
+                            mu_a,
+                            sg_a,
+                            (row.played if row else 0) + 1,
+                            (row.won if row else 0) + int(won),
+                            (row.points if row else 0) + points[seat.seat],
+                        )
                     )
-        await self.store.record_results(live.id, results, rating_rows, live.guild_id, live.game)
+                    if rated:
+                        changes[seat.seat] = (
+                            rating_math.ordinal(mu_b, sg_b),
+                            rating_math.ordinal(mu_a, sg_a),
+                        )
+            await self.store.record_results(live.id, results, rating_rows, live.guild_id, live.game)
         live.status = "finished"
         live.deadline = None
         await self._publish(live, "finished", events, ResultInfo(ranks, points, changes))

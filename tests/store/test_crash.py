@@ -1,0 +1,115 @@
+"""Crash test: a table is played through the service against SQLite and the
+process is killed with SIGKILL at random moments, many times over.  Every
+restart resumes at the last acknowledged move (at most one further move,
+persisted but not yet acknowledged when the kill landed), and the finished
+game equals a fresh replay of the logged moves."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import queue
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from bot.db.repositories import Store
+from engine import get_game
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def launch(db: Path) -> tuple[subprocess.Popen[str], queue.Queue[str]]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.store.crash_player", str(db)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    lines: queue.Queue[str] = queue.Queue()
+
+    def pump() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.put(line.strip())
+        lines.put("EOF")
+
+    threading.Thread(target=pump, daemon=True).start()
+    return proc, lines
+
+
+def read_until(lines: queue.Queue[str], prefix: str, timeout: float = 60) -> tuple[str, list[str]]:
+    seen = []
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        line = lines.get(timeout=max(0.01, end - time.monotonic()))
+        seen.append(line)
+        if line.startswith(prefix) or line == "EOF":
+            return line, seen
+    raise AssertionError(f"no {prefix} line within {timeout}s")
+
+
+def drain(lines: queue.Queue[str]) -> list[str]:
+    out = []
+    while True:
+        try:
+            out.append(lines.get_nowait())
+        except queue.Empty:
+            return out
+
+
+def test_sigkill_at_random_moments_resumes_exactly(tmp_path):
+    db = tmp_path / "crash.db"
+    rng = random.Random(2024)
+    acked = 0
+    kills = 0
+    done = None
+    resumes: list[int] = []
+    for _ in range(60):
+        proc, lines = launch(db)
+        ready, _ = read_until(lines, "READY")
+        assert ready.startswith("READY"), ready + (proc.stderr.read() if proc.stderr else "")
+        resumed = int(ready.split()[1])
+        assert acked <= resumed <= acked + 1, (acked, resumed)
+        acked = resumed
+        resumes.append(resumed)
+        if kills < 15:
+            time.sleep(rng.uniform(0.0, 0.25))
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(10)
+            kills += 1
+            time.sleep(0.05)
+            for line in drain(lines):
+                if line.startswith("ACK"):
+                    acked = max(acked, int(line.split()[1]))
+                if line.startswith("DONE"):
+                    done = line
+            if done:
+                break
+            continue
+        line, seen = read_until(lines, "DONE", timeout=120)
+        proc.wait(30)
+        done = line
+        break
+    assert kills == 15 and done is not None and done.startswith("DONE")
+    assert acked > 50, "the kills must land in the middle of the game"
+    scores = [int(v) for v in done.split()[1:]]
+    assert len(set(resumes)) >= 8, f"restarts did not spread over the game: {resumes}"
+
+    async def logged() -> tuple[int, list[str]]:
+        store = Store(f"sqlite+aiosqlite:///{db}")
+        loaded = await store.table(1)
+        assert loaded is not None
+        moves = [a.notation for a in await store.actions(1)]
+        await store.close()
+        return loaded[0].seed, moves
+
+    seed, moves = asyncio.run(logged())
+    replayed = get_game("callbreak").replay(moves, seed=seed, variant={"rounds": 5})
+    assert replayed.is_over and replayed.scores == scores
