@@ -1,0 +1,1 @@
+"""Slash-command cogs, one extension each (loaded by ``CardBot.setup_hook``)."""

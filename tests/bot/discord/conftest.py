@@ -1,0 +1,65 @@
+"""Fixtures: a CardBot logged in the production way (``login``, never
+``connect``) against the fake Discord, with a temporary database."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+
+from bot.client import CardBot
+from bot.settings import Settings
+from tests.bot.discord.harness import FakeDiscord, settle
+
+
+class ErrorRecorder(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.name.startswith(("discord", "bot")):
+            self.records.append(record)
+
+
+@pytest.fixture(autouse=True)
+def no_error_logs(request: pytest.FixtureRequest) -> Iterator[ErrorRecorder]:
+    """Errors handled by discord.py are only logged: fail the test on them."""
+    recorder = ErrorRecorder()
+    logging.getLogger().addHandler(recorder)
+    yield recorder
+    logging.getLogger().removeHandler(recorder)
+    if "expect_errors" not in request.keywords:
+        assert not recorder.records, [r.getMessage() for r in recorder.records]
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> FakeDiscord:
+    discord_fake = FakeDiscord()
+    discord_fake.install(monkeypatch)
+    return discord_fake
+
+
+def make_settings(tmp_path) -> Settings:
+    return Settings(
+        discord_token=None,
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}",
+        edit_interval=0.0,
+        _env_file=None,
+    )
+
+
+async def start_bot(tmp_path) -> CardBot:
+    bot = CardBot(make_settings(tmp_path), ai_budget_ms=20)
+    await bot.login("fake-token")
+    await settle()
+    return bot
+
+
+@pytest.fixture
+async def bot(fake: FakeDiscord, tmp_path) -> AsyncIterator[CardBot]:
+    client = await start_bot(tmp_path)
+    yield client
+    await settle()
+    await client.close()
