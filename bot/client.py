@@ -98,7 +98,7 @@ class CardBot(commands.Bot):
         if isinstance(cause, EngineError):
             text = f"⚠️ {cause}"
         elif isinstance(cause, app_commands.CheckFailure):
-            text = "⚠️ You are not allowed to do that."
+            text = f"⚠️ {cause}" if str(cause) else "⚠️ You are not allowed to do that."
         else:
             log.error("command failed", exc_info=cause)
             text = "⚠️ Something went wrong; the table is unchanged."

@@ -20,13 +20,18 @@ if TYPE_CHECKING:
 SERVER = "server"
 
 
+class ModeratorOnly(app_commands.CheckFailure):
+    """A settings change by someone who is not a moderator."""
+
+
 async def moderator_only(interaction: discord.Interaction[Any]) -> bool:
+    """The bot-side guard (Discord's default_permissions is only a hint to
+    clients): Manage Server, or the server's moderator role."""
     bot: CardBot = interaction.client  # type: ignore[assignment]
     if await bot.is_moderator(interaction):
         return True
-    raise NotModerator(
-        "only moderators (Manage Server, or the server's moderator role) can change settings"
-    )
+    message = "only moderators (Manage Server, or the server's moderator role) can change settings"
+    raise ModeratorOnly(str(NotModerator(message)))
 
 
 @app_commands.guild_only()
