@@ -138,9 +138,8 @@ class TerminalTable:
                 await asyncio.sleep(0.01)
                 continue
             if not await self._human_turn(info):
-                self.con.say(
-                    f"\nGame left unfinished. Resume with: python -m bot play --resume {self.table_id}"
-                )
+                resume = f"python -m bot play --resume {self.table_id}"
+                self.con.say(f"\nGame left unfinished. Resume with: {resume}")
                 return 0
         state = self._viewer_state()
         if state is not None and state.is_over:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import io
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -11,6 +13,7 @@ from discord.ext import commands
 from bot.cogs.common import game_autocomplete, parse_options
 from bot.services.errors import TableNotFound
 from bot.ui import render
+from bot.ui.image import render_table_png
 from bot.ui.items import lobby_view, table_view
 
 if TYPE_CHECKING:
@@ -80,8 +83,15 @@ class Tables(
         if view is None:
             await interaction.response.send_message(embed=render.lobby_embed(info), ephemeral=True)
         else:
+            names = render.seat_names(info)
+            png = await asyncio.to_thread(render_table_png, view, names)
+            embed = render.table_embed(info, view)
+            embed.set_image(url="attachment://table.png")
             await interaction.response.send_message(
-                embed=render.table_embed(info, view), view=table_view(info), ephemeral=True
+                embed=embed,
+                view=table_view(info),
+                file=discord.File(io.BytesIO(png), filename="table.png"),
+                ephemeral=True,
             )
 
     @app_commands.command(name="abandon", description="End a table (host or moderator)")

@@ -121,9 +121,8 @@ def deal_summary(info: TableInfo, view: Observation) -> str:
     names = seat_names(info)
     lines = [f"**Deal {record.number} is over.**"]
     if record.contract:
-        lines.append(
-            f"Contract {record.contract} by {names[record.declarer] if record.declarer is not None else '?'}"
-        )
+        who = names[record.declarer] if record.declarer is not None else "?"
+        lines.append(f"Contract {record.contract} by {who}")
     for seat, hand in enumerate(record.hands):
         lines.append(f"{names[seat]}: {cards_text(sort_hand(hand))}")
     lines.append("Deal scores: " + ", ".join(fmt_score(v, view.score_unit) for v in record.scores))
@@ -149,14 +148,12 @@ def result_text(info: TableInfo, view: Observation, results: ResultInfo | None) 
 def hand_text(info: TableInfo, view: Observation, page: int, pages: int) -> str:
     """The ephemeral hand message: only this seat's cards (and the dummy)."""
     names = seat_names(info)
-    lines = [
-        f"**Your hand** at table #{info.id} (seat {view.seat + 1 if view.seat is not None else '?'})"
-    ]
+    seat = view.seat + 1 if view.seat is not None else "?"
+    lines = [f"**Your hand** at table #{info.id} (seat {seat})"]
     lines.append(cards_text(sort_hand(view.hand)) or "(no cards in hand)")
     if view.shown and view.seat is not None:
-        lines.append(
-            f"Your table cards: shown {cards_text(view.shown[view.seat])}, hidden {view.hidden[view.seat]}"
-        )
+        shown, hidden = cards_text(view.shown[view.seat]), view.hidden[view.seat]
+        lines.append(f"Your table cards: shown {shown}, hidden {hidden}")
     if view.legal_actions:
         if view.to_act is not None and view.to_act != view.seat:
             lines.append(f"You choose for the dummy ({names[view.to_act]}).")
@@ -174,8 +171,7 @@ def settings_text(game: str, values: dict[str, Any]) -> str:
     spec = get_game(game)
     lines = [f"**{spec.title} settings**"]
     for setting in spec.Variant.settings():
-        lines.append(
-            f"`{setting.name}` = {values.get(setting.name)!s} ({setting.describe_range()}) — {setting.help}"
-        )
+        value = values.get(setting.name)
+        lines.append(f"`{setting.name}` = {value!s} ({setting.describe_range()}) — {setting.help}")
     lines.append(f"`turn_seconds` = {values.get('turn_seconds')} (0 = off, 15..3600)")
     return _clip("\n".join(lines), 2000)

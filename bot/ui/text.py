@@ -139,9 +139,8 @@ def _climbing_rows(view: Observation, names: Sequence[str]) -> list[str]:
         turn = "->" if seat == view.to_act else "  "
         shown = cards_text(view.shown[seat]) if seat < len(view.shown) else "-"
         hidden = view.hidden[seat] if seat < len(view.hidden) else 0
-        rows.append(
-            f"{turn}{seat_label(seat, names):<16} {view.hand_counts[seat]:>4}  {shown:<16} {hidden:>6}"
-        )
+        who, count = seat_label(seat, names), view.hand_counts[seat]
+        rows.append(f"{turn}{who:<16} {count:>4}  {shown:<16} {hidden:>6}")
     rows.append("Games won: " + scores_text(view, names))
     return rows
 

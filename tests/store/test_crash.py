@@ -93,7 +93,7 @@ def test_sigkill_at_random_moments_resumes_exactly(tmp_path):
             if done:
                 break
             continue
-        line, seen = read_until(lines, "DONE", timeout=120)
+        line, _ = read_until(lines, "DONE", timeout=120)
         proc.wait(30)
         done = line
         break

@@ -112,7 +112,7 @@ async def play_game(bot: Any, fake: FakeDiscord, game: str, humans: tuple[int, .
     start = len(fake.sent)
     send(bot, fake, 2, fake.slash("table", "new", game=game, options=SMALL[game] or None), HOST)
     await settle()
-    (created,) = fake.replies(start)
+    (_created,) = fake.replies(start)
     table_id = max(bot.service.tables)
     lobby = table_message(fake, bot, table_id)
     for user in humans[1:]:
@@ -136,7 +136,7 @@ async def play_game(bot: Any, fake: FakeDiscord, game: str, humans: tuple[int, .
         enabled = [
             c
             for c in components_of(hand)
-            if not c.get("disabled") and ":act:" in c.get("custom_id", "") or c.get("type") == 3
+            if (not c.get("disabled") and ":act:" in c.get("custom_id", "")) or c.get("type") == 3
         ]
         assert enabled, "the player to act has nothing to click"
         target = enabled[0]

@@ -253,3 +253,14 @@ async def test_restart_mid_game_resumes_and_old_buttons_work(fake, bot, tmp_path
     finally:
         await settle()
         await again.close()
+
+
+async def test_status_shows_the_table_with_a_picture(fake, bot):
+    table_id = await started_table(bot, fake)
+    start = len(fake.sent)
+    send(bot, fake, 2, fake.slash("table", "status", table=table_id), GUEST)
+    await settle()
+    (reply,) = fake.replies(start)
+    body = FakeDiscord.body_of(reply)
+    assert body["embeds"][0]["image"]["url"] == "attachment://table.png"
+    assert "Waiting for" in body["embeds"][0]["description"]
