@@ -123,6 +123,13 @@ def hand_view(info: TableInfo, view: Observation, page: int = 0) -> tuple[discor
     return ui, pages
 
 
+def _parsed(match: re.Match[str]) -> ComponentId:
+    parsed = custom_ids.parse(match.string)
+    if parsed is None:
+        raise ValueError("not a Card Table id")
+    return parsed
+
+
 class TableButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=custom_ids.BUTTON_PATTERN
 ):
@@ -138,10 +145,7 @@ class TableButton(
         match: re.Match[str],
         /,
     ) -> TableButton:
-        parsed = custom_ids.parse(match.string)
-        if parsed is None:
-            raise ValueError("not a Card Table id")
-        return cls(parsed)
+        return cls(_parsed(match))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         bot: CardBot = interaction.client  # type: ignore[assignment]
@@ -163,10 +167,7 @@ class TableSelect(
         match: re.Match[str],
         /,
     ) -> TableSelect:
-        parsed = custom_ids.parse(match.string)
-        if parsed is None:
-            raise ValueError("not a Card Table id")
-        return cls(parsed)
+        return cls(_parsed(match))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         bot: CardBot = interaction.client  # type: ignore[assignment]

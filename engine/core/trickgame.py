@@ -153,6 +153,16 @@ class TrickGameState(MatchState):
         self.deal_scores.append(tuple(scores))
         return record
 
+    def _set_position_turn(
+        self, plays: list[tuple[int, Card]], leader: int, to_act: int | None
+    ) -> None:
+        """Positions: the trick so far fixes whose turn it is; a ``to_act``
+        that disagrees is an inconsistent position."""
+        expected = (leader + len(plays)) % self.num_seats
+        if to_act is not None and to_act != expected:
+            raise InvalidPosition([f"seat {expected} is next in this trick, not {to_act}"])
+        self.to_act = expected
+
     def _played(self) -> Plays:
         flat = [p for t in self.tricks for p in t]
         flat.extend(self.trick.plays)

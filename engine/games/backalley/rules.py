@@ -375,10 +375,7 @@ class Backalley(Game):
             state.bids[s] = int(b)
         state.tricks_won = [int(won.get(s, 0)) for s in range(n)]
         state.phase = Phase.PLAY
-        expected = (leader + len(plays)) % n
-        state.to_act = expected if to_act is None else to_act
-        if state.to_act != expected:
-            raise InvalidPosition([f"seat {expected} is next in this trick, not {to_act}"])
+        state._set_position_turn(plays, leader, to_act)
         return state
 
 

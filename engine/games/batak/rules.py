@@ -349,10 +349,7 @@ class Batak(Game):
         state.passed = {s for s in range(4) if s != declarer}
         state.trump = trump
         state.phase = Phase.PLAY
-        expected = (leader + len(plays)) % 4
-        state.to_act = expected if to_act is None else to_act
-        if state.to_act != expected:
-            raise InvalidPosition([f"seat {expected} is next in this trick, not {to_act}"])
+        state._set_position_turn(plays, leader, to_act)
         return state
 
 

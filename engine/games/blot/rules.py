@@ -443,10 +443,7 @@ class Blot(Game):
         state.tricks_won = [int(won.get(s, 0)) for s in range(4)]
         state.points_won = points
         state.phase = Phase.PLAY
-        expected = (leader + len(plays)) % 4
-        state.to_act = expected if to_act is None else to_act
-        if state.to_act != expected:
-            raise InvalidPosition([f"seat {expected} is next in this trick, not {to_act}"])
+        state._set_position_turn(plays, leader, to_act)
         return state
 
 

@@ -189,10 +189,7 @@ class Callbreak(Game):
         state.trick.plays = list(plays)
         state.bids = [bids.get(s) for s in range(4)]
         state.tricks_won = [int(won.get(s, 0)) for s in range(4)]
-        expected = (leader + len(plays)) % 4
-        state.to_act = expected if to_act is None else to_act
-        if state.to_act != expected:
-            raise InvalidPosition([f"seat {expected} is next in this trick, not {to_act}"])
+        state._set_position_turn(plays, leader, to_act)
         state.phase = Phase.PLAY if all(b is not None for b in state.bids) else Phase.BIDDING
         return state
 
