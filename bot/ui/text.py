@@ -118,14 +118,14 @@ def render_table(view: Observation, names: Sequence[str], *, title: str = "") ->
 
 
 def _seat_rows(view: Observation, names: Sequence[str]) -> list[str]:
-    rows = ["  Seat             Bid  Tricks  Cards"]
+    rows = ["  Seat                 Bid  Tricks  Cards"]
     for seat in range(view.num_seats):
         bid = view.bids[seat] if seat < len(view.bids) else None
         tricks = view.tricks_won[seat] if seat < len(view.tricks_won) else None
         count = view.hand_counts[seat] if seat < len(view.hand_counts) else None
         turn = "->" if seat == view.to_act else "  "
         rows.append(
-            f"{turn}{seat_label(seat, names):<16} {'-' if bid is None else bid:>3}"
+            f"{turn}{seat_label(seat, names):<20} {'-' if bid is None else bid:>3}"
             f"  {'' if tricks is None else tricks:>6}  {'' if count is None else count:>5}"
         )
     rows.append("Scores: " + scores_text(view, names))
@@ -134,13 +134,13 @@ def _seat_rows(view: Observation, names: Sequence[str]) -> list[str]:
 
 def _climbing_rows(view: Observation, names: Sequence[str]) -> list[str]:
     """Ladder: hand counts, the shown table cards and how many hidden remain."""
-    rows = ["  Seat             Hand  Shown            Hidden"]
+    rows = ["  Seat                 Hand  Shown            Hidden"]
     for seat in range(view.num_seats):
         turn = "->" if seat == view.to_act else "  "
         shown = cards_text(view.shown[seat]) if seat < len(view.shown) else "-"
         hidden = view.hidden[seat] if seat < len(view.hidden) else 0
         who, count = seat_label(seat, names), view.hand_counts[seat]
-        rows.append(f"{turn}{who:<16} {count:>4}  {shown:<16} {hidden:>6}")
+        rows.append(f"{turn}{who:<20} {count:>4}  {shown:<16} {hidden:>6}")
     rows.append("Games won: " + scores_text(view, names))
     return rows
 
@@ -190,7 +190,7 @@ def render_deal_summary(view: Observation, names: Sequence[str]) -> str:
         bid = "-" if bid is None else bid
         won = record.tricks_won[seat] if seat < len(record.tricks_won) else ""
         who = seat_label(seat, names)
-        lines.append(f"  {who:<16} bid {bid!s:>3} took {won!s:>2}: {cards_text(sort_hand(hand))}")
+        lines.append(f"  {who:<20} bid {bid!s:>3} took {won!s:>2}: {cards_text(sort_hand(hand))}")
     deal = ", ".join(fmt_score(v, view.score_unit) for v in record.scores)
     lines.append(f"Deal scores: {deal}")
     lines.append("Totals: " + scores_text(view, names))

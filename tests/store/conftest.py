@@ -6,6 +6,7 @@ instead of skipping."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 from collections.abc import AsyncIterator
 
@@ -54,6 +55,13 @@ async def store(store_url: str) -> AsyncIterator[Store]:
     await store.migrate()
     yield store
     await store.close()
+
+
+@pytest.fixture(autouse=True)
+def deterministic_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables get seeds 1, 2, 3... so every run deals the same cards."""
+    counter = itertools.count(1)
+    monkeypatch.setattr("bot.services.tables.new_seed", lambda: next(counter))
 
 
 class FakeClock:

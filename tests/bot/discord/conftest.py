@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import AsyncIterator, Iterator
 
@@ -32,6 +33,13 @@ def no_error_logs(request: pytest.FixtureRequest) -> Iterator[ErrorRecorder]:
     logging.getLogger().removeHandler(recorder)
     if "expect_errors" not in request.keywords:
         assert not recorder.records, [r.getMessage() for r in recorder.records]
+
+
+@pytest.fixture(autouse=True)
+def deterministic_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables get seeds 1, 2, 3... so every run deals the same cards."""
+    counter = itertools.count(1)
+    monkeypatch.setattr("bot.services.tables.new_seed", lambda: next(counter))
 
 
 @pytest.fixture

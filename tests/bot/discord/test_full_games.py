@@ -120,7 +120,7 @@ async def play_game(bot: Any, fake: FakeDiscord, game: str, humans: tuple[int, .
     seats = bot.service.tables[table_id].seats
     for _ in range(sum(1 for s in seats if s.empty)):
         lobby = table_message(fake, bot, table_id)
-        await click(bot, fake, lobby, r":ai:easy", HOST)
+        await click(bot, fake, lobby, r":ai:normal", HOST)
     lobby = table_message(fake, bot, table_id)
     await click(bot, fake, lobby, r":start:", HOST)
     for _ in range(3000):
