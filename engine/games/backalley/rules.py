@@ -23,7 +23,7 @@ from engine.core.actions import Action, bid
 from engine.core.cards import JOKER_SUIT, Card, parse_cards, standard_deck
 from engine.core.events import Event
 from engine.core.follow import Allowed, lead_restricted, of_suit
-from engine.core.game import Game, Phase, normalize_hands, split_deal
+from engine.core.game import Game, Phase, hands_to_text, normalize_hands, split_deal
 from engine.core.spec import GAMES, setting
 from engine.core.spec import Variant as VariantBase
 from engine.core.trick import Ranking, Trick
@@ -323,7 +323,7 @@ class Backalley(Game):
         state.rng.shuffle(rest)
         stock = top + rest
         state.initial_deal = {
-            "hands": [[str(c) for c in h] for h in hands],
+            "hands": hands_to_text(hands),
             "stock": [str(c) for c in stock],
             "dealer": state.dealer,
         }

@@ -20,7 +20,7 @@ from engine.core.actions import PASS, Action, bid, trump
 from engine.core.cards import SUITS, Card, standard_deck
 from engine.core.events import Event
 from engine.core.follow import Allowed, compulsory_follow, lead_restricted
-from engine.core.game import Game, Phase, normalize_hands, split_deal
+from engine.core.game import Game, Phase, hands_to_text, normalize_hands, split_deal
 from engine.core.spec import GAMES, setting
 from engine.core.spec import Variant as VariantBase
 from engine.core.trick import Trick
@@ -310,7 +310,7 @@ class Batak(Game):
             hands = normalize_hands(raw, 4, 13)
             state.first_bidder = int(extras.get("first_bidder", 0)) % 4
             state.initial_deal = {
-                "hands": [[str(c) for c in h] for h in hands],
+                "hands": hands_to_text(hands),
                 "first_bidder": state.first_bidder,
             }
         state._deal(hands)

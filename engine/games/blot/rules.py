@@ -25,7 +25,7 @@ from engine.core.actions import Action
 from engine.core.cards import Card
 from engine.core.events import Event
 from engine.core.follow import Allowed, of_suit, stronger_than
-from engine.core.game import Game, Phase, normalize_hands, split_deal
+from engine.core.game import Game, Phase, hands_to_text, normalize_hands, split_deal
 from engine.core.spec import GAMES, setting
 from engine.core.spec import Variant as VariantBase
 from engine.core.trick import Trick
@@ -397,7 +397,7 @@ class Blot(Game):
             if problems:
                 raise InvalidPosition(problems)
             state.initial_deal = {
-                "hands": [[str(c) for c in h] for h in hands],
+                "hands": hands_to_text(hands),
                 "dealer": state.dealer,
             }
         state._deal(hands)

@@ -15,7 +15,7 @@ from engine.core.actions import Action, bid
 from engine.core.cards import Card, standard_deck
 from engine.core.events import Event
 from engine.core.follow import Allowed, compulsory_follow
-from engine.core.game import Game, Phase, normalize_hands, split_deal
+from engine.core.game import Game, Phase, hands_to_text, normalize_hands, split_deal
 from engine.core.spec import GAMES, setting
 from engine.core.spec import Variant as VariantBase
 from engine.core.trick import Trick
@@ -158,7 +158,7 @@ class Callbreak(Game):
             if "dealer" in extras:
                 state.dealer = int(extras["dealer"]) % 4
             state.initial_deal = {
-                "hands": [[str(c) for c in h] for h in hands],
+                "hands": hands_to_text(hands),
                 "dealer": state.dealer,
             }
         state._deal(hands)

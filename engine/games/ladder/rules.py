@@ -433,7 +433,6 @@ class Ladder(Game):
             state.requirement = Requirement.parse(str(req))
         except ValueError as exc:
             problems.append(str(exc))
-        used: list[Card] = []
         try:
             for seat, cards in (hands or {}).items():
                 state.hands[int(seat)] = parse_cards(
