@@ -10,12 +10,11 @@ from typing import Any
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
+from bot.db.errors import DuplicateAction, StoreDamaged, StoreUnavailable
 from bot.db.models import ActionRow, GuildSetting, RatingRow, ResultRow, SeatRow, TableRow, utcnow
 from bot.db.session import make_engine, make_sessionmaker, upgrade_to_head
 
-
-class DuplicateAction(Exception):
-    """The (table, seq) slot is taken: a duplicate or stale submission."""
+__all__ = ["DuplicateAction", "Store", "StoreDamaged", "StoreUnavailable"]
 
 
 class Store:
