@@ -40,3 +40,22 @@ class StaleAction(ServiceError):
 
 class NotModerator(ServiceError):
     default_reason = "not_moderator"
+
+
+class TableBusy(ServiceError):
+    """The store could not take the move right now; nothing changed and the
+    same request may simply be tried again."""
+
+    default_reason = "busy"
+    retryable = True
+
+
+class TooManyTables(ServiceError):
+    default_reason = "too_many_tables"
+
+
+class Resuming(ServiceError):
+    """The bot has just restarted and this table is not replayed yet."""
+
+    default_reason = "resuming"
+    retryable = True

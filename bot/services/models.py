@@ -21,6 +21,16 @@ class SeatInfo:
     def empty(self) -> bool:
         return self.user_id is None and self.ai is None
 
+    @property
+    def resigned(self) -> bool:
+        """A person who left a running game: an AI plays the seat for them."""
+        return self.user_id is not None and self.ai is not None
+
+    @property
+    def human(self) -> bool:
+        """A person decides for this seat (present or away)."""
+        return self.user_id is not None and self.ai is None
+
 
 @dataclass(frozen=True, slots=True)
 class TableInfo:
@@ -32,7 +42,7 @@ class TableInfo:
     host_id: int
     game: str
     variant: dict[str, Any]
-    status: str  # lobby | playing | finished | abandoned | broken
+    status: str  # lobby | playing | finished | abandoned
     seats: tuple[SeatInfo, ...]
     num_seats: int
     seq: int
@@ -63,6 +73,12 @@ class ResultInfo:
     ranks: tuple[int, ...]
     points: tuple[int, ...]
     rating_changes: dict[int, tuple[float, float]] = field(default_factory=dict)
+    #: seats whose player resigned (counted as a loss)
+    resigned: tuple[int, ...] = ()
+
+    def winners(self) -> tuple[int, ...]:
+        """The seats ranked first (a team's seats in partnership games)."""
+        return tuple(s for s, rank in enumerate(self.ranks) if rank == 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +86,8 @@ class TableUpdate:
     table: TableInfo
     view: Observation | None
     events: tuple[Event, ...]
-    kind: str  # lobby | action | deal_end | finished | resumed | abandoned
+    #: lobby | action | deal_end | finished | resumed | abandoned | away | back
+    kind: str
     results: ResultInfo | None = None
 
 

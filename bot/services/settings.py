@@ -1,21 +1,27 @@
 """Per-server settings: defaults for every variant option of every game, the
 turn timer, and a few guild-wide switches.  Every value is validated (game
-options by the engine's ``Variant``) before it is stored."""
+options by the engine's ``Variant``) before it is stored, and every change
+is authorised here from the caller's ``Actor`` (moderators only), so no
+front end can change a setting without the check."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from bot.db.repositories import Store
-from bot.services.errors import ServiceError
+from bot.services.actor import Actor
+from bot.services.errors import NotModerator, ServiceError
 from engine import InvalidVariant, get_game
 
 TURN_SECONDS = (0, 3600)  # 0 = no timer
 GUILD_DEFAULTS: dict[str, Any] = {
     "rated_with_ai": False,
     "use_threads": True,
+    "turn_pings": True,
     "moderator_role_id": None,
 }
+MAX_VALUE_LENGTH = 64
+MAX_ROLE_ID = 2**63 - 1
 TRUE = {"true", "yes", "on", "1"}
 FALSE = {"false", "no", "off", "0"}
 
@@ -25,10 +31,35 @@ class GuildSettings:
         self.store = store
         self.turn_seconds_default = turn_seconds_default
 
+    # -- authority ------------------------------------------------------------------
+    async def is_moderator(self, actor: Actor) -> bool:
+        """Manage Server, or the role the server named as its moderators.
+        Outside a server (DM, terminal) only ``can_manage_server`` counts."""
+        if actor.can_manage_server:
+            return True
+        if actor.guild_id is None:
+            return False
+        role_id = (await self.guild_settings(actor.guild_id)).get("moderator_role_id")
+        return role_id is not None and int(role_id) in actor.role_ids
+
+    async def require_moderator(self, actor: Actor) -> int:
+        """The actor's server id, or a clear refusal."""
+        if actor.guild_id is None:
+            raise ServiceError("settings belong to a server: use this in a server", "no_server")
+        if not await self.is_moderator(actor):
+            raise NotModerator(
+                "only moderators (Manage Server, or the server's moderator role) "
+                "can change settings"
+            )
+        return actor.guild_id
+
     @staticmethod
     def parse_turn_seconds(value: Any) -> int:
+        text = str(value).strip()
         try:
-            seconds = int(str(value).strip())
+            if not (text.isascii() and text.lstrip("+-").isdigit()) or len(text) > 8:
+                raise ValueError(text)
+            seconds = int(text)
         except ValueError:
             raise InvalidVariant(
                 f"turn_seconds must be a whole number of seconds (got {value!r})"
@@ -50,9 +81,11 @@ class GuildSettings:
         return values
 
     async def set_game_setting(
-        self, guild_id: int, game: str, key: str, value_text: str
+        self, actor: Actor, game: str, key: str, value_text: str
     ) -> dict[str, Any]:
+        guild_id = await self.require_moderator(actor)
         spec = get_game(game)
+        value_text = _clipped(value_text)
         if key == "turn_seconds":
             value: Any = self.parse_turn_seconds(value_text)
         else:
@@ -65,8 +98,9 @@ class GuildSettings:
         return await self.game_settings(guild_id, game)
 
     async def reset_game_settings(
-        self, guild_id: int, game: str, key: str | None = None
+        self, actor: Actor, game: str, key: str | None = None
     ) -> dict[str, Any]:
+        guild_id = await self.require_moderator(actor)
         spec = get_game(game)
         if key is not None and key != "turn_seconds":
             spec.Variant.spec(key)  # unknown key -> clear error
@@ -79,25 +113,42 @@ class GuildSettings:
             values.update(await self.store.settings(guild_id, ""))
         return values
 
-    async def set_guild_setting(self, guild_id: int, key: str, value_text: str) -> dict[str, Any]:
+    async def set_guild_setting(self, actor: Actor, key: str, value_text: str) -> dict[str, Any]:
+        guild_id = await self.require_moderator(actor)
         if key not in GUILD_DEFAULTS:
             raise ServiceError(
-                f"unknown server setting {key!r}; known: {', '.join(GUILD_DEFAULTS)}",
+                f"unknown server setting {_clipped(key)!r}; known: {', '.join(GUILD_DEFAULTS)}",
                 "unknown_setting",
             )
-        text = str(value_text).strip().lower()
+        text = _clipped(value_text).strip().lower()
         if key == "moderator_role_id":
             if text in ("", "none", "0"):
                 value: Any = None
-            elif text.isdigit():
+            elif text.isascii() and text.isdigit() and 0 < int(text) <= MAX_ROLE_ID:
                 value = int(text)
             else:
-                raise ServiceError("moderator_role_id must be a role id (or 'none')", "bad_setting")
+                raise ServiceError("moderator_role_id must be a role (or 'none')", "bad_setting")
         elif text in TRUE:
             value = True
         elif text in FALSE:
             value = False
         else:
-            raise ServiceError(f"{key} must be true or false (got {value_text!r})", "bad_setting")
+            raise ServiceError(
+                f"{key} must be true or false (got {_clipped(value_text)!r})", "bad_setting"
+            )
         await self.store.put_setting(guild_id, "", key, value)
         return await self.guild_settings(guild_id)
+
+    async def set_moderator_role(self, actor: Actor, role_id: int | None) -> dict[str, Any]:
+        """Name the server's moderator role (a role picked in Discord, not typed)."""
+        return await self.set_guild_setting(actor, "moderator_role_id", str(role_id or "none"))
+
+
+def _clipped(value: Any) -> str:
+    """Settings values are short: refuse anything long before parsing it."""
+    text = str(value)
+    if len(text) > MAX_VALUE_LENGTH:
+        raise ServiceError(
+            f"that value is too long (at most {MAX_VALUE_LENGTH} characters)", "bad_setting"
+        )
+    return text

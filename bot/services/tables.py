@@ -2,12 +2,16 @@
 resume after a crash; results and leaderboards.
 
 The rules for changing a live table, in order: one ``asyncio.Lock`` per
-table; a move is validated on a copy, **persisted**, then applied to the
-live state; the action log's unique (table, seq) refuses a duplicate or
-stale submission.  AI moves are computed in a worker thread so the event
-loop never blocks, and are persisted exactly like a person's.  Nothing here
-imports discord: the Discord layer and the terminal both call these
-methods and render the updates they publish.
+table; a move is validated on a copy, **persisted**, and only then does the
+copy become the live state; the action log's unique (table, seq) refuses a
+duplicate or stale submission.  AI moves are computed off the event loop
+(``Thinker``) and persisted exactly like a person's.  Nothing here imports
+discord: the Discord layer and the terminal both call these methods with an
+``Actor`` and render the updates they publish.
+
+Authority lives here (DESIGN.md): every call that changes or reveals a
+table takes the caller's ``Actor``; a table from another server is refused
+as unknown; host-only and moderator-only actions are checked here.
 
 Extensions of the contract: ``wait_idle(table_id)`` (until no AI move is
 pending: the terminal and tests use it) and ``expire_due()`` (one pass of
@@ -20,22 +24,26 @@ import asyncio
 import json
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-from bot.db.repositories import DuplicateAction, Store
+from bot.db.repositories import DuplicateAction, Store, StoreUnavailable
 from bot.services import ratings as rating_math
+from bot.services.actor import Actor
+from bot.services.deadlines import DeadlineScheduler
 from bot.services.errors import (
-    AlreadySeated,
     NotHost,
     NotSeated,
     ServiceError,
     StaleAction,
+    TableBusy,
     TableFull,
     TableNotFound,
     WrongStatus,
 )
+from bot.services.live import LiveTable
+from bot.services.lobby import LobbyMixin
 from bot.services.models import (
     LeaderboardRow,
     PrivateView,
@@ -44,120 +52,100 @@ from bot.services.models import (
     TableInfo,
     TableUpdate,
 )
+from bot.services.policy import (
+    DIFFICULTIES,
+    LOBBY_SECONDS,
+    MAX_ACTION_TEXT,
+    MAX_OPEN_PER_HOST,
+    RECENT_ENDED,
+    RESUME_GRACE_SECONDS,
+)
+from bot.services.results import MatchOutcome, ResultRecorder
 from bot.services.settings import GuildSettings
-from engine import Action, EngineError, MatchState, NotYourTurn, Observation, get_game
-from engine.ai import agent_names, get_agent
+from bot.services.thinking import Thinker
+from bot.services.turns import TurnsMixin
+from engine import EngineError, MatchState, NotYourTurn, Observation, get_game
 from engine.core.game import new_seed
 
 log = logging.getLogger(__name__)
 
-DIFFICULTIES = {"easy": "random", "normal": "heuristic", "hard": "search"}
-AI_NAMES = ("Ada", "Bram", "Cleo", "Dov", "Esme", "Finn", "Gus", "Hana")
-AWAY_AFTER_EXPIRIES = 2
 Subscriber = Callable[[TableUpdate], Awaitable[None]]
 
 
-@dataclass
-class LiveTable:
-    """A table in memory: its row, seats and (once started) engine state."""
-
-    id: int
-    guild_id: int | None
-    channel_id: int | None
-    message_id: int | None
-    thread_id: int | None
-    host_id: int
-    game: str
-    variant: dict[str, Any]
-    seed: int
-    status: str
-    turn_seconds: int
-    deadline: float | None
-    seats: list[SeatInfo]
-    expiries: dict[int, int] = field(default_factory=dict)
-    state: MatchState | None = None
-    #: the seat each logged action was for (public: every action is public)
-    actors: list[int] = field(default_factory=list)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    driver: asyncio.Task[None] | None = None
-
-    def info(self) -> TableInfo:
-        return TableInfo(
-            id=self.id,
-            guild_id=self.guild_id,
-            channel_id=self.channel_id,
-            message_id=self.message_id,
-            thread_id=self.thread_id,
-            host_id=self.host_id,
-            game=self.game,
-            variant=dict(self.variant),
-            status=self.status,
-            seats=tuple(self.seats),
-            num_seats=len(self.seats),
-            seq=len(self.state.log) if self.state else 0,
-            deadline=self.deadline,
-            turn_seconds=self.turn_seconds,
-        )
-
-    def robot_for(self, seat: int) -> str | None:
-        """The agent that decides for ``seat`` now: its AI, or the stand-in
-        for a player marked away."""
-        info = self.seats[seat]
-        if info.ai is not None:
-            return info.ai
-        return "normal" if info.away else None
-
-
-class TableService:
+class TableService(LobbyMixin, TurnsMixin):
     def __init__(
         self,
         store: Store,
         *,
         clock: Callable[[], float] = time.time,
         turn_seconds_default: int = 90,
-        tick_seconds: float = 1.0,
         ai_budget_ms: int = 300,
+        thinker: Thinker | None = None,
+        max_open_per_host: int | None = MAX_OPEN_PER_HOST,
+        lobby_seconds: float = LOBBY_SECONDS,
     ) -> None:
         self.store = store
         self.clock = clock
         self.turn_seconds_default = turn_seconds_default
-        self.tick_seconds = tick_seconds
         self.ai_budget_ms = ai_budget_ms
+        self.thinker = thinker or Thinker(inline=True)
+        self.max_open_per_host = max_open_per_host
+        self.lobby_seconds = lobby_seconds
+        #: where new tables get their seeds (tests make it deterministic)
+        self.new_seed: Callable[[], int] = new_seed
         self.settings = GuildSettings(store, turn_seconds_default)
+        self.results = ResultRecorder(store)
+        #: tables in a lobby or in play
         self.tables: dict[int, LiveTable] = {}
+        #: recently ended tables (late clicks, result posts)
+        self.recent: OrderedDict[int, LiveTable] = OrderedDict()
         self.broken: dict[int, str] = {}
         self.subscribers: list[Subscriber] = []
-        self._dispatcher: asyncio.Task[None] | None = None
-        self._guard = asyncio.Lock()
+        self.deadlines = DeadlineScheduler(
+            clock=self.clock, next_deadline=self._earliest_deadline, fire=self.expire_due
+        )
+        self._loading: dict[int, asyncio.Task[LiveTable]] = {}
 
     # -- life cycle ---------------------------------------------------------------------
     async def start(self, *, dispatch_deadlines: bool = True) -> None:
-        """Resume every unfinished table by replaying its log, re-arm its
-        deadline and let its AI seats go on."""
+        """Resume every unfinished table by replaying its log: finish a
+        match that was over when the process died, give every running timer
+        a grace period for the downtime, and let AI seats go on."""
+        await self.thinker.start()
         for table_id in await self.store.tables_with_status(["lobby", "playing"]):
             try:
                 live = await self._load(table_id)
-            except Exception as exc:  # a corrupted row must not stop the others
+            except Exception as exc:  # one damaged table must not stop the others
                 self.broken[table_id] = str(exc)
                 log.error("table %s cannot be resumed: %s", table_id, exc)
                 continue
             self.tables[table_id] = live
-            await self._publish(live, "resumed", ())
-            if live.status == "playing":
-                self._schedule(live)
+            await self._resume(live)
         if dispatch_deadlines:
-            self._dispatcher = asyncio.create_task(
-                self._dispatch_deadlines(), name="cardtable-deadlines"
-            )
+            self.deadlines.start()
+
+    async def _resume(self, live: LiveTable) -> None:
+        state = live.state
+        if live.status == "playing" and state is not None and state.is_over:
+            await self._finish(live, ())
+            return
+        now = self.clock()
+        if live.status == "lobby" and live.deadline is None:
+            live.deadline = now + self.lobby_seconds
+        elif live.deadline is not None and live.deadline < now + RESUME_GRACE_SECONDS:
+            live.deadline = now + RESUME_GRACE_SECONDS
+        await self.store.update_table(live.id, deadline=live.deadline)
+        await self._publish(live, "resumed", ())
+        if live.status == "playing":
+            self._schedule(live)
 
     async def close(self) -> None:
-        if self._dispatcher is not None:
-            self._dispatcher.cancel()
-        for live in self.tables.values():
-            if live.driver is not None:
-                live.driver.cancel()
-        tasks = [t for t in [self._dispatcher, *(lv.driver for lv in self.tables.values())] if t]
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await self.deadlines.close()
+        drivers = [lv.driver for lv in self.tables.values() if lv.driver is not None]
+        for task in drivers:
+            task.cancel()
+        await asyncio.gather(*drivers, return_exceptions=True)
+        await self.thinker.close()
 
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         self.subscribers.append(callback)
@@ -185,169 +173,75 @@ class TableService:
             expiries={s.seat: s.expiries for s in seat_rows},
         )
         if row.status in ("playing", "finished"):
-            game = get_game(row.game)
             rows = await self.store.actions(table_id)
             if [a.seq for a in rows] != list(range(len(rows))):
                 raise ServiceError(f"the action log of table #{table_id} has gaps", "corrupt_log")
-            live.state = game.replay(
+            live.state = get_game(row.game).replay(
                 [a.notation for a in rows], seed=row.seed, variant=live.variant
             )
             live.actors = [a.seat for a in rows]
+            if len(live.seats) != live.state.num_seats:
+                raise ServiceError(
+                    f"table #{table_id} has {len(live.seats)} seat rows for a "
+                    f"{live.state.num_seats}-seat game",
+                    "corrupt_seats",
+                )
         return live
+
+    async def _reload(self, live: LiveTable) -> None:
+        """Bring a live table back in line with the store (another writer, or
+        a write whose outcome we could not see)."""
+        fresh = await self._load(live.id)
+        for name in ("status", "deadline", "seats", "expiries", "state", "actors", "host_id"):
+            setattr(live, name, getattr(fresh, name))
+        live.needs_reload = False
 
     async def _live(self, table_id: int) -> LiveTable:
         if table_id in self.broken:
             raise ServiceError(
                 f"table #{table_id} could not be restored and is out of play", "table_broken"
             )
-        live = self.tables.get(table_id)
+        live = self.tables.get(table_id) or self.recent.get(table_id)
         if live is None:
+            # one load per table even when many clicks arrive together
+            task = self._loading.get(table_id)
+            if task is None:
+                task = asyncio.ensure_future(self._load(table_id))
+                self._loading[table_id] = task
             try:
-                live = await self._load(table_id)
-            except TableNotFound:
-                raise
-            self.tables[table_id] = live
+                live = await asyncio.shield(task)
+            finally:
+                self._loading.pop(table_id, None)
+            if live.active:
+                live = self.tables.setdefault(table_id, live)
+            else:
+                self._remember_ended(live)
+        if live.needs_reload:
+            async with live.lock:
+                if live.needs_reload:
+                    await self._reload_or_busy(live)
         return live
 
-    # -- lobby --------------------------------------------------------------------------
-    async def create_table(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int | None,
-        host_id: int,
-        host_name: str,
-        game: str,
-        options: dict[str, Any] | None = None,
-        seed: int | None = None,
-        host_seat: int | None = 0,
-    ) -> TableInfo:
-        """A new table in its lobby.  Extensions: ``seed`` fixes the deals
-        (the terminal's --seed); ``host_seat`` seats the host elsewhere, or
-        nowhere (None: a table of AI players to watch)."""
-        spec = get_game(game)
-        options = dict(options or {})
-        turn_seconds = options.pop("turn_seconds", None)
-        defaults = await self.settings.game_settings(guild_id, spec.name)
-        turn = defaults.pop("turn_seconds")
-        if turn_seconds is not None:
-            turn = self.settings.parse_turn_seconds(turn_seconds)
-        variant = spec.Variant.from_options({**defaults, **options})
-        seats = spec.num_seats(variant)
-        seed = new_seed() if seed is None else int(seed)
-        table_id = await self.store.create_table(
-            seats,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            host_id=host_id,
-            game=spec.name,
-            variant=json.dumps(variant.to_dict()),
-            seed=seed,
-            status="lobby",
-            turn_seconds=turn,
-        )
-        if host_seat is not None:
-            if not 0 <= host_seat < seats:
-                raise ServiceError(f"seat must be 0..{seats - 1}", "bad_seat")
-            await self.store.update_seat(table_id, host_seat, user_id=host_id, name=host_name)
-        live = await self._load(table_id)
-        self.tables[table_id] = live
-        await self._publish(live, "lobby", ())
-        return live.info()
+    async def _reload_or_busy(self, live: LiveTable) -> None:
+        try:
+            await self._reload(live)
+        except StoreUnavailable as exc:
+            raise TableBusy("the table is busy, try again in a moment") from exc
 
-    async def join(self, table_id: int, user_id: int, name: str) -> TableInfo:
+    async def _table_for(self, table_id: int, actor: Actor) -> LiveTable:
+        """The table, if it belongs where the actor is calling from; a table
+        of another server is refused exactly like one that does not exist."""
         live = await self._live(table_id)
-        async with live.lock:
-            self._require_status(live, "lobby", "join")
-            if any(s.user_id == user_id for s in live.seats):
-                raise AlreadySeated("you already have a seat at this table")
-            seat = self._free_seat(live)
-            await self.store.update_seat(table_id, seat, user_id=user_id, name=name, ai=None)
-            live.seats[seat] = SeatInfo(seat, user_id, name, None)
-        await self._publish(live, "lobby", ())
-        return live.info()
+        if not actor.in_scope(live.guild_id, live.channel_id):
+            raise TableNotFound(f"there is no table #{table_id} here")
+        return live
 
-    async def leave(self, table_id: int, user_id: int) -> TableInfo:
-        live = await self._live(table_id)
-        async with live.lock:
-            self._require_status(live, "lobby", "leave")
-            seat = self._seat_of(live, user_id)
-            await self.store.update_seat(table_id, seat, user_id=None, name="", ai=None)
-            live.seats[seat] = SeatInfo(seat, None, "", None)
-            if user_id == live.host_id:
-                humans = [s for s in live.seats if s.user_id is not None]
-                if humans:
-                    live.host_id = humans[0].user_id or live.host_id
-                    await self.store.update_table(table_id, host_id=live.host_id)
-                else:
-                    live.status = "abandoned"
-                    await self.store.update_table(table_id, status="abandoned")
-        await self._publish(live, "lobby" if live.status == "lobby" else "abandoned", ())
-        return live.info()
-
-    async def add_ai(self, table_id: int, user_id: int, difficulty: str = "normal") -> TableInfo:
-        if difficulty not in DIFFICULTIES:
-            raise ServiceError(
-                f"unknown difficulty {difficulty!r}: choose easy, normal or hard", "bad_difficulty"
-            )
-        live = await self._live(table_id)
-        async with live.lock:
-            self._require_status(live, "lobby", "add an AI player")
-            self._require_host(live, user_id)
-            seat = self._free_seat(live)
-            name = f"{AI_NAMES[seat % len(AI_NAMES)]} (AI, {difficulty})"
-            await self.store.update_seat(table_id, seat, user_id=None, name=name, ai=difficulty)
-            live.seats[seat] = SeatInfo(seat, None, name, difficulty)
-        await self._publish(live, "lobby", ())
-        return live.info()
-
-    async def remove_ai(self, table_id: int, user_id: int, seat: int) -> TableInfo:
-        live = await self._live(table_id)
-        async with live.lock:
-            self._require_status(live, "lobby", "remove an AI player")
-            self._require_host(live, user_id)
-            if not 0 <= seat < len(live.seats) or live.seats[seat].ai is None:
-                raise ServiceError(f"seat {seat} has no AI player", "not_ai")
-            await self.store.update_seat(table_id, seat, user_id=None, name="", ai=None)
-            live.seats[seat] = SeatInfo(seat, None, "", None)
-        await self._publish(live, "lobby", ())
-        return live.info()
-
-    async def start_table(self, table_id: int, user_id: int) -> TableInfo:
-        live = await self._live(table_id)
-        async with live.lock:
-            self._require_status(live, "lobby", "start")
-            self._require_host(live, user_id)
-            empty = sum(1 for s in live.seats if s.empty)
-            if empty:
-                raise WrongStatus(
-                    f"{empty} seat(s) are still empty: wait for players or add AI players",
-                    "seats_empty",
-                )
-            live.state = get_game(live.game).replay([], seed=live.seed, variant=live.variant)
-            live.status = "playing"
-            live.deadline = self._next_deadline(live)
-            await self.store.update_table(table_id, status="playing", deadline=live.deadline)
-        await self._publish(live, "action", ())
-        self._schedule(live)
-        return live.info()
-
-    async def abandon(
-        self, table_id: int, user_id: int, *, is_moderator: bool = False
-    ) -> TableInfo:
-        live = await self._live(table_id)
-        async with live.lock:
-            if live.status not in ("lobby", "playing"):
-                raise WrongStatus(f"table #{table_id} is already {live.status}")
-            if user_id != live.host_id and not is_moderator:
-                raise NotHost("only the host or a moderator can end this table")
-            live.status = "abandoned"
-            live.deadline = None
-            await self.store.update_table(table_id, status="abandoned", deadline=None)
-        if live.driver is not None:
-            live.driver.cancel()
-        await self._publish(live, "abandoned", ())
-        return live.info()
+    def _remember_ended(self, live: LiveTable) -> None:
+        self.tables.pop(live.id, None)
+        self.recent[live.id] = live
+        self.recent.move_to_end(live.id)
+        while len(self.recent) > RECENT_ENDED:
+            self.recent.popitem(last=False)
 
     async def set_message(
         self,
@@ -357,6 +251,7 @@ class TableService:
         message_id: int | None = None,
         thread_id: int | None = None,
     ) -> None:
+        """Where the front end shows the table (internal: no actor)."""
         live = await self._live(table_id)
         fields = {
             k: v
@@ -374,70 +269,85 @@ class TableService:
 
     # -- play ----------------------------------------------------------------------------
     async def act(
-        self, table_id: int, user_id: int, action_text: str, *, expected_seq: int | None = None
+        self,
+        table_id: int,
+        actor: Actor,
+        action_text: str,
+        *,
+        expected_seq: int | None = None,
     ) -> TableInfo:
         """A person's move: checked, persisted, then applied."""
-        live = await self._live(table_id)
+        live = await self._table_for(table_id, actor)
         async with live.lock:
             self._require_status(live, "playing", "play")
-            seat = self._seat_of(live, user_id)
+            seat = self._seat_of(live, actor)
+            if live.seats[seat].resigned:
+                raise NotSeated("you resigned from this table: an AI plays your seat", "resigned")
             state = live.state
             assert state is not None
             if expected_seq is not None and expected_seq != len(state.log):
                 raise StaleAction("that button is from an earlier turn: open a fresh hand", "stale")
+            if not isinstance(action_text, str) or len(action_text) > MAX_ACTION_TEXT:
+                raise ServiceError("that is not a move of this game", "invalid_syntax")
             action = state.game.parse_action(action_text)
             if state.decider != seat:
                 waiting = live.seats[state.decider].name if state.decider is not None else "nobody"
                 raise NotYourTurn(f"it is not your turn: waiting for {waiting}")
-            state.clone().apply(action, seat=seat)  # raises with the rule, changes nothing
-            events = await self._commit(
-                live, seat, action, actor_id=user_id, by_ai=False, back=True
+            after = state.clone()
+            events = after.apply(action, seat=seat)  # raises with the rule, changes nothing
+            back = live.seats[seat].away or live.expiries.get(seat, 0) > 0
+            fields = {"away": False, "expiries": 0} if back else None
+            await self._commit(
+                live, seat, str(action), after, actor_id=actor.user_id, seat_fields=fields
             )
-        await self._after_move(live, events)
+            if back:
+                live.expiries[seat] = 0
+                live.set_seat(seat, away=False)
+        await self._after_move(live, tuple(events))
         return live.info()
 
     async def _commit(
         self,
         live: LiveTable,
         seat: int,
-        action: Action,
+        notation: str,
+        after: MatchState,
         *,
         actor_id: int | None,
-        by_ai: bool,
-        back: bool = False,
-    ) -> tuple[Any, ...]:
-        """Persist then apply (the caller holds the lock)."""
+        seat_fields: dict[str, Any] | None = None,
+    ) -> None:
+        """Persist the move, then make ``after`` (the state with the move
+        applied, built on a copy) the live state.  The caller holds the lock.
+        ``seat`` is who decided (Batak's declarer for the dummy); the log
+        records the seat the move was for."""
         state = live.state
         assert state is not None
-        preview = state.clone()
-        preview.apply(action)
-        deadline = self._next_deadline(live, preview)
-        seat_fields = {"away": False, "expiries": 0} if back else None
+        deadline = self._next_deadline(live, after)
         for_seat = state.to_act if state.to_act is not None else seat
         try:
             await self.store.append_action(
                 live.id,
                 len(state.log),
-                str(action),
+                notation,
                 for_seat,
                 actor_id,
-                by_ai,
+                actor_id is None,
                 deadline=deadline,
                 seat_fields=seat_fields,
                 fields_seat=seat,
             )
         except DuplicateAction:
+            # another writer (a second process, a double click) took this turn
+            live.needs_reload = True
             raise StaleAction("that move was already made (double click?)", "duplicate") from None
-        events = state.apply(action)
+        except StoreUnavailable as exc:
+            # the write may or may not have landed: read the store again next time
+            live.needs_reload = True
+            raise TableBusy("the table is busy, try again in a moment") from exc
+        live.state = after
         live.actors.append(for_seat)
         live.deadline = deadline
-        if back:
-            live.expiries[seat] = 0
-            if live.seats[seat].away:
-                live.seats[seat] = SeatInfo(
-                    seat, live.seats[seat].user_id, live.seats[seat].name, None, False
-                )
-        return tuple(events)
+        self.deadlines.poke()
 
     async def _after_move(self, live: LiveTable, events: tuple[Any, ...]) -> None:
         state = live.state
@@ -449,227 +359,113 @@ class TableService:
         await self._publish(live, kind, events)
         self._schedule(live)
 
-    def _schedule(self, live: LiveTable) -> None:
-        if live.driver is None or live.driver.done():
-            live.driver = asyncio.create_task(self._drive(live), name=f"cardtable-table-{live.id}")
-
-    async def _drive(self, live: LiveTable) -> None:
-        """Play AI seats (and stand in for away players) until a person must decide."""
-        try:
-            await self._drive_loop(live)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("table %s: AI play failed", live.id)
-
-    async def _drive_loop(self, live: LiveTable) -> None:
-        while live.status == "playing" and live.state is not None and not live.state.is_over:
-            state = live.state
-            seat = state.decider
-            assert seat is not None
-            robot = live.robot_for(seat)
-            if robot is None:
-                return
-            seq = len(state.log)
-            view, legal = state.view(seat), state.legal_actions()
-            agent = self._agent(live, robot, seq)
-            action = await asyncio.to_thread(agent.act, view, legal)
-            async with live.lock:
-                if live.status != "playing" or len(state.log) != seq:
-                    continue
-                events = await self._commit(live, seat, action, actor_id=None, by_ai=True)
-            await self._after_move(live, events)
-            await asyncio.sleep(0)
-
-    def _agent(self, live: LiveTable, difficulty: str, seq: int) -> Any:
-        name = DIFFICULTIES.get(difficulty, "heuristic")
-        if name not in agent_names(live.game):
-            name = "heuristic"
-        return get_agent(
-            name,
-            game=live.game,
-            seed=live.seed % 1_000_003 * 1000 + seq,
-            budget_ms=self.ai_budget_ms,
-        )
-
-    async def wait_idle(self, table_id: int) -> None:
-        live = await self._live(table_id)
-        while live.driver is not None and not live.driver.done():
-            await asyncio.wait({live.driver})
-
-    # -- deadlines ---------------------------------------------------------------------------
-    def _next_deadline(self, live: LiveTable, state: MatchState | None = None) -> float | None:
-        state = state or live.state
-        if state is None or state.is_over or live.turn_seconds <= 0:
-            return None
-        seat = state.decider
-        if seat is None or live.robot_for(seat) is not None:
-            return None
-        return self.clock() + live.turn_seconds
-
-    async def expire_due(self) -> int:
-        """One dispatcher pass: the AI plays for every person whose deadline
-        has passed; two expiries in a row mark the seat away."""
-        now = self.clock()
-        expired = 0
-        for live in list(self.tables.values()):
-            if live.status != "playing" or live.deadline is None or live.deadline > now:
-                continue
-            async with live.lock:
-                state = live.state
-                if state is None or live.deadline is None or live.deadline > now or state.is_over:
-                    continue
-                seat = state.decider
-                assert seat is not None
-                count = live.expiries.get(seat, 0) + 1
-                live.expiries[seat] = count
-                away = count >= AWAY_AFTER_EXPIRIES
-                old = live.seats[seat]
-                live.seats[seat] = SeatInfo(seat, old.user_id, old.name, old.ai, away)
-                await self.store.update_seat(live.id, seat, expiries=count, away=away)
-                agent = self._agent(live, "normal", len(state.log))
-                action = await asyncio.to_thread(agent.act, state.view(seat), state.legal_actions())
-                events = await self._commit(live, seat, action, actor_id=None, by_ai=True)
-                expired += 1
-            await self._after_move(live, events)
-        return expired
-
-    async def _dispatch_deadlines(self) -> None:
-        while True:
-            try:
-                await self.expire_due()
-            except Exception:
-                log.exception("deadline dispatcher failed; retrying")
-            await asyncio.sleep(self.tick_seconds)
-
     # -- views ---------------------------------------------------------------------------------
     async def history(self, table_id: int, since: int = 0) -> list[tuple[int, int, str]]:
         """(seq, seat, action text) of the moves from ``since`` on: every
         move is public (a blind hidden play names a slot, never a card)."""
         live = await self._live(table_id)
-        log = live.state.log if live.state else []
-        return [(i, live.actors[i], str(log[i])) for i in range(since, len(log))]
+        moves = live.state.log if live.state else []
+        return [(i, live.actors[i], str(moves[i])) for i in range(since, len(moves))]
 
-    async def get_table(self, table_id: int) -> TableInfo:
-        return (await self._live(table_id)).info()
+    async def get_table(self, table_id: int, actor: Actor | None = None) -> TableInfo:
+        """A table's public facts; with an actor, only from its own server."""
+        live = await (self._table_for(table_id, actor) if actor else self._live(table_id))
+        return live.info()
 
-    async def private_view(self, table_id: int, user_id: int) -> PrivateView:
-        live = await self._live(table_id)
-        seat = self._seat_of(live, user_id)
+    async def private_view(self, table_id: int, actor: Actor) -> PrivateView:
+        live = await self._table_for(table_id, actor)
+        seat = self._seat_of(live, actor)
         if live.state is None:
             raise WrongStatus("the game has not started yet", "not_started")
         return PrivateView(live.info(), seat, live.state.view(seat))
 
-    async def public_view(self, table_id: int) -> tuple[TableInfo, Observation | None]:
-        live = await self._live(table_id)
+    async def public_view(
+        self, table_id: int, actor: Actor | None = None
+    ) -> tuple[TableInfo, Observation | None]:
+        """The spectator's view; with an actor, only from the table's server."""
+        live = await (self._table_for(table_id, actor) if actor else self._live(table_id))
         return live.info(), live.state.view(None) if live.state else None
 
+    async def open_tables(self, actor: Actor) -> list[TableInfo]:
+        """Lobbies and games where the actor is calling from (newest first)."""
+        return [
+            t.info()
+            for t in sorted(self.tables.values(), key=lambda t: -t.id)
+            if t.active and actor.in_scope(t.guild_id, t.channel_id)
+        ]
+
     async def active_tables(self, guild_id: int | None = None) -> list[TableInfo]:
+        """Every active table (internal: operators, tests)."""
         return [
             t.info()
             for t in self.tables.values()
-            if t.status in ("lobby", "playing") and (guild_id is None or t.guild_id == guild_id)
+            if t.active and (guild_id is None or t.guild_id == guild_id)
         ]
 
-    async def tables_for_user(self, guild_id: int | None, user_id: int) -> list[TableInfo]:
-        return [t for t in await self.active_tables(guild_id) if t.seat_of(user_id) is not None]
+    async def tables_for_user(self, actor: Actor) -> list[TableInfo]:
+        return [t for t in await self.open_tables(actor) if t.seat_of(actor.user_id) is not None]
 
-    # -- settings ---------------------------------------------------------------------------------
-    async def get_settings(self, guild_id: int, game: str) -> dict[str, Any]:
+    # -- settings (authorised in GuildSettings) -------------------------------------------------
+    async def is_moderator(self, actor: Actor) -> bool:
+        return await self.settings.is_moderator(actor)
+
+    async def get_settings(self, guild_id: int | None, game: str) -> dict[str, Any]:
         return await self.settings.game_settings(guild_id, get_game(game).name)
 
     async def set_setting(
-        self, guild_id: int, game: str, key: str, value_text: str
+        self, actor: Actor, game: str, key: str, value_text: str
     ) -> dict[str, Any]:
-        return await self.settings.set_game_setting(guild_id, get_game(game).name, key, value_text)
+        return await self.settings.set_game_setting(actor, get_game(game).name, key, value_text)
 
     async def reset_settings(
-        self, guild_id: int, game: str, key: str | None = None
+        self, actor: Actor, game: str, key: str | None = None
     ) -> dict[str, Any]:
-        return await self.settings.reset_game_settings(guild_id, get_game(game).name, key)
+        return await self.settings.reset_game_settings(actor, get_game(game).name, key)
 
-    async def get_guild_settings(self, guild_id: int) -> dict[str, Any]:
+    async def get_guild_settings(self, guild_id: int | None) -> dict[str, Any]:
         return await self.settings.guild_settings(guild_id)
 
-    async def set_guild_setting(self, guild_id: int, key: str, value_text: str) -> dict[str, Any]:
-        return await self.settings.set_guild_setting(guild_id, key, value_text)
+    async def set_guild_setting(self, actor: Actor, key: str, value_text: str) -> dict[str, Any]:
+        return await self.settings.set_guild_setting(actor, key, value_text)
+
+    async def set_moderator_role(self, actor: Actor, role_id: int | None) -> dict[str, Any]:
+        return await self.settings.set_moderator_role(actor, role_id)
 
     # -- results and leaderboards -------------------------------------------------------------
     async def _finish(self, live: LiveTable, events: tuple[Any, ...]) -> None:
-        state = live.state
-        assert state is not None
-        view = state.view(None)
-        spec = get_game(live.game)
-        teams = rating_math.seat_teams(len(live.seats), spec.partnership)
-        team_of = {seat: i for i, team in enumerate(teams) for seat in team}
-        ranks = tuple(view.ranking[team_of[s]] for s in range(len(live.seats)))
-        points = tuple(view.scores[team_of[s]] for s in range(len(live.seats)))
-        # one finish at a time: ratings are read, updated and written together
-        async with self._guard:
-            has_ai = any(s.ai is not None for s in live.seats)
-            guild = await self.settings.guild_settings(live.guild_id) if live.guild_id else {}
-            rated = live.guild_id is not None and (not has_ai or bool(guild.get("rated_with_ai")))
-            existing = {
-                r.user_id: r
-                for r in (
-                    await self.store.rating_rows(live.guild_id, live.game) if live.guild_id else []
-                )
-            }
-            before: dict[int, tuple[float, float]] = {}
-            for seat in live.seats:
-                if seat.user_id is not None:
-                    row = existing.get(seat.user_id)
-                    before[seat.seat] = (row.mu, row.sigma) if row else rating_math.default_rating()
-            after = dict(before)
-            if rated:
-                team_ratings = [
-                    [before.get(s, rating_math.default_rating()) for s in team] for team in teams
-                ]
-                new = rating_math.rate(team_ratings, [view.ranking[i] for i in range(len(teams))])
-                for team, ratings_ in zip(teams, new, strict=True):
-                    for seat, value in zip(team, ratings_, strict=True):
-                        if seat in before:
-                            after[seat] = value
-            results, rating_rows, changes = [], [], {}
-            for seat in live.seats:
-                won = ranks[seat.seat] == 1
-                mu_b, sg_b = before.get(seat.seat, (0.0, 0.0))
-                mu_a, sg_a = after.get(seat.seat, (0.0, 0.0))
-                results.append(
-                    {
-                        "seat": seat.seat,
-                        "user_id": seat.user_id,
-                        "rank": ranks[seat.seat],
-                        "points": points[seat.seat],
-                        "won": won,
-                        "rating_before": rating_math.ordinal(mu_b, sg_b) if seat.user_id else None,
-                        "rating_after": rating_math.ordinal(mu_a, sg_a) if seat.user_id else None,
-                    }
-                )
-                if seat.user_id is not None:
-                    row = existing.get(seat.user_id)
-                    rating_rows.append(
-                        rating_math.as_row(
-                            seat.user_id,
-                            seat.name,
-                            mu_a,
-                            sg_a,
-                            (row.played if row else 0) + 1,
-                            (row.won if row else 0) + int(won),
-                            (row.points if row else 0) + points[seat.seat],
-                        )
-                    )
-                    if rated:
-                        changes[seat.seat] = (
-                            rating_math.ordinal(mu_b, sg_b),
-                            rating_math.ordinal(mu_a, sg_a),
-                        )
-            await self.store.record_results(live.id, results, rating_rows, live.guild_id, live.game)
-        live.status = "finished"
-        live.deadline = None
-        await self._publish(live, "finished", events, ResultInfo(ranks, points, changes))
+        """Record results, ratings and the finished status, exactly once."""
+        if live.finishing or live.status != "playing":
+            return
+        live.finishing = True
+        try:
+            state = live.state
+            assert state is not None
+            spec = get_game(live.game)
+            outcome = MatchOutcome.of(state.view(None), len(live.seats), spec.partnership)
+            guild = await self.settings.guild_settings(live.guild_id)
+            results = await self.results.record(
+                table_id=live.id,
+                guild_id=live.guild_id,
+                game=live.game,
+                seats=live.seats,
+                outcome=outcome,
+                rated_with_ai=bool(guild.get("rated_with_ai")),
+            )
+        finally:
+            live.finishing = False
+        live.status, live.deadline = "finished", None
+        await self._publish(live, "finished", events, results)
+        self._after_end(live)
 
-    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[LeaderboardRow]:
+    def _after_end(self, live: LiveTable) -> None:
+        if not live.active:
+            self._remember_ended(live)
+
+    async def leaderboard(
+        self, guild_id: int | None, game: str, limit: int = 10
+    ) -> list[LeaderboardRow]:
+        if guild_id is None:
+            return []
         rows = await self.store.rating_rows(guild_id, get_game(game).name)
         board = [
             LeaderboardRow(
@@ -679,7 +475,9 @@ class TableService:
         ]
         return sorted(board, key=lambda r: (-r.rating, -r.won, r.user_id))[:limit]
 
-    async def stats(self, guild_id: int, user_id: int) -> dict[str, LeaderboardRow]:
+    async def stats(self, guild_id: int | None, user_id: int) -> dict[str, LeaderboardRow]:
+        if guild_id is None:
+            return {}
         rows = await self.store.rating_rows(guild_id, user_id=user_id)
         return {
             r.game: LeaderboardRow(
@@ -707,16 +505,16 @@ class TableService:
             raise WrongStatus(f"you cannot {verb} now: table #{live.id} is {live.status}")
 
     @staticmethod
-    def _require_host(live: LiveTable, user_id: int) -> None:
-        if user_id != live.host_id:
+    def _require_host(live: LiveTable, actor: Actor) -> None:
+        if actor.user_id != live.host_id:
             raise NotHost("only the host can do that")
 
     @staticmethod
-    def _seat_of(live: LiveTable, user_id: int) -> int:
-        for seat in live.seats:
-            if seat.user_id == user_id:
-                return seat.seat
-        raise NotSeated(f"you are not seated at table #{live.id}")
+    def _seat_of(live: LiveTable, actor: Actor) -> int:
+        seat = live.seat_of(actor.user_id)
+        if seat is None:
+            raise NotSeated(f"you are not seated at table #{live.id}")
+        return seat
 
     @staticmethod
     def _free_seat(live: LiveTable) -> int:
@@ -726,4 +524,4 @@ class TableService:
         raise TableFull(f"table #{live.id} is full")
 
 
-__all__ = ["EngineError", "TableService"]
+__all__ = ["DIFFICULTIES", "Actor", "EngineError", "TableService"]

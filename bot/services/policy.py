@@ -1,0 +1,50 @@
+"""The service's policies in one place: AI difficulty names, timers, limits.
+
+Rulings where the issues were silent (README "On Discord" repeats them):
+a player who misses two turns in a row is marked away and from then on
+gets a short turn (``AWAY_TURN_SECONDS``) before the AI plays for them --
+never an instant replacement, so "I'm back" or simply playing always
+works; a deadline that passed while the bot was down gets a grace period;
+an idle lobby closes after two hours; a host may keep three open tables
+per server.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.services.actor import Actor
+from bot.services.errors import ServiceError
+
+DIFFICULTIES = {"easy": "random", "normal": "heuristic", "hard": "search"}
+AI_NAMES = ("Ada", "Bram", "Cleo", "Dov", "Esme", "Finn", "Gus", "Hana")
+#: missed timers in a row before a seat is marked away
+AWAY_AFTER_EXPIRIES = 2
+#: an away player's turn lasts this long (at most) before the AI plays it
+AWAY_TURN_SECONDS = 20
+#: after a restart, a deadline that passed (or nearly) while the bot was
+#: down moves this far into the future: nobody is replaced for our downtime
+RESUME_GRACE_SECONDS = 60
+#: an idle lobby closes after this long
+LOBBY_SECONDS = 2 * 3600
+#: ended tables kept in memory for late clicks and posts
+RECENT_ENDED = 64
+MAX_ACTION_TEXT = 100
+#: a broken AI driver retries after this long, doubling up to the cap
+DRIVER_BACKOFF = (0.05, 5.0)
+MAX_OPEN_PER_HOST = 3
+
+
+def seat_name(actor: Actor) -> str:
+    name = " ".join((actor.name or f"Player {actor.user_id}").split())
+    return name[:40] or f"Player {actor.user_id}"
+
+
+def checked_seed(seed: Any) -> int:
+    try:
+        value = int(seed)
+    except (TypeError, ValueError):
+        raise ServiceError("the seed must be a whole number", "bad_seed") from None
+    if not 0 <= value < 2**63:
+        raise ServiceError("the seed must be between 0 and 2^63 - 1", "bad_seed")
+    return value

@@ -1,0 +1,249 @@
+"""Turns: a person resigning or coming back, AI seats that play by
+themselves, and the timers that replace a person who does not move.
+
+A mixin of ``TableService`` (``tables.py``).  The AI driver of a table
+cannot die: every exception is logged and retried with backoff, a
+conflicting write re-reads the table, and a driver that stops while an AI
+still has to move is restarted by its done-callback (no polling anywhere:
+the deadline task sleeps until the next deadline, ``deadlines.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from typing import Any
+
+from bot.db.repositories import StoreUnavailable
+from bot.services.actor import Actor
+from bot.services.errors import (
+    StaleAction,
+    TableBusy,
+    WrongStatus,
+)
+from bot.services.live import LiveTable
+from bot.services.models import (
+    TableInfo,
+)
+from bot.services.policy import AWAY_AFTER_EXPIRIES, AWAY_TURN_SECONDS, DIFFICULTIES, DRIVER_BACKOFF
+from bot.services.thinking import Decision
+from engine import MatchState
+from engine.ai import agent_names
+
+log = logging.getLogger(__name__)
+
+
+class TurnsMixin:
+    """Turn flow of the TableService."""
+
+    def _schedule(self, live: LiveTable) -> None:
+        """Make sure an AI driver runs while an AI must decide.  A driver
+        that ends for any reason while one is still needed is restarted
+        (a done-callback, not a poller)."""
+        if not self._needs_driver(live):
+            return
+        if live.driver is None or live.driver.done():
+            live.driver = asyncio.create_task(self._drive(live), name=f"cardtable-table-{live.id}")
+            live.driver.add_done_callback(lambda task: self._driver_done(live, task))
+
+    def _needs_driver(self, live: LiveTable) -> bool:
+        state = live.state
+        if live.status != "playing" or state is None or state.is_over:
+            return False
+        return state.decider is not None and live.robot_for(state.decider) is not None
+
+    def _driver_done(self, live: LiveTable, task: asyncio.Task[None]) -> None:
+        if task.cancelled() or self.tables.get(live.id) is not live:
+            return
+        if self._needs_driver(live):
+            log.warning("table %s: AI driver stopped while needed; restarting it", live.id)
+            self._schedule(live)
+
+    async def _drive(self, live: LiveTable) -> None:
+        """Play AI seats until a person must decide.  Survives anything the
+        store or an agent throws: transient errors are retried with backoff,
+        a conflict re-reads the table."""
+        delay = DRIVER_BACKOFF[0]
+        while True:
+            try:
+                await self._drive_loop(live)
+                return
+            except asyncio.CancelledError:
+                raise
+            except (StaleAction, TableBusy, StoreUnavailable) as exc:
+                log.warning("table %s: AI move not stored (%s); retrying", live.id, exc)
+            except Exception:
+                log.exception("table %s: AI play failed; retrying", live.id)
+            await asyncio.sleep(delay * (0.5 + random.random()))
+            delay = min(delay * 2, DRIVER_BACKOFF[1])
+            try:
+                if live.needs_reload:
+                    async with live.lock:
+                        await self._reload(live)
+            except StoreUnavailable:
+                continue
+
+    async def _drive_loop(self, live: LiveTable) -> None:
+        while self._needs_driver(live):
+            state = live.state
+            assert state is not None and state.decider is not None
+            seat = state.decider
+            robot = live.robot_for(seat)
+            assert robot is not None
+            action = await self._think(live, seat, robot, state)
+            async with live.lock:
+                if live.state is not state or live.status != "playing":
+                    continue  # someone else moved meanwhile
+                after = state.clone()
+                events = after.apply(action)
+                await self._commit(live, seat, str(action), after, actor_id=None)
+            await self._after_move(live, tuple(events))
+            await asyncio.sleep(0)
+
+    async def _think(self, live: LiveTable, seat: int, difficulty: str, state: MatchState) -> Any:
+        name = DIFFICULTIES.get(difficulty, "heuristic")
+        if name not in agent_names(live.game):
+            name = "heuristic"
+        seq = len(state.log)
+        return await self.thinker.decide(
+            Decision(
+                table_id=live.id,
+                game=live.game,
+                agent=name,
+                view=state.view(seat),
+                legal=tuple(state.legal_actions()),
+                seed=live.seed % 1_000_003 * 1000 + seq,
+                budget_ms=self.ai_budget_ms,
+            )
+        )
+
+    async def wait_idle(self, table_id: int) -> None:
+        live = await self._live(table_id)
+        while live.driver is not None and not live.driver.done():
+            await asyncio.wait({live.driver})
+
+    def _next_deadline(self, live: LiveTable, state: MatchState) -> float | None:
+        """When the person to act is replaced by the AI for this turn: the
+        table's timer, shortened for a player marked away."""
+        if state.is_over or live.turn_seconds <= 0:
+            return None
+        seat = state.decider
+        if seat is None or live.robot_for(seat) is not None:
+            return None
+        seconds = live.turn_seconds
+        if live.seats[seat].away:
+            seconds = min(seconds, AWAY_TURN_SECONDS)
+        return self.clock() + seconds
+
+    def _earliest_deadline(self) -> float | None:
+        times = [t.deadline for t in self.tables.values() if t.active and t.deadline is not None]
+        return min(times, default=None)
+
+    async def expire_due(self) -> int:
+        """One dispatcher pass: idle lobbies close; for every person whose
+        turn ran out, the AI plays once (two in a row mark the seat away)."""
+        now = self.clock()
+        expired = 0
+        for live in list(self.tables.values()):
+            if not live.active or live.deadline is None or live.deadline > now:
+                continue
+            try:
+                if await self._expire(live, now):
+                    expired += 1
+            except Exception as exc:
+                # never leave a due deadline in the past: that would spin
+                live.deadline = now + 2.0
+                log.warning("table %s: deadline handling failed (%s); retrying", live.id, exc)
+        return expired
+
+    async def _expire(self, live: LiveTable, now: float) -> bool:
+        if live.status == "lobby":
+            async with live.lock:
+                if live.status != "lobby" or live.deadline is None or live.deadline > now:
+                    return False
+                await self._abandon_locked(live)
+            await self._publish(live, "expired", ())
+            self._after_end(live)
+            return True
+        state = live.state
+        assert state is not None
+        seat = state.decider
+        if state.is_over or seat is None or live.robot_for(seat) is not None:
+            live.deadline = None
+            return False
+        action = await self._think(live, seat, "normal", state)
+        async with live.lock:
+            if live.state is not state or live.deadline is None or live.deadline > now:
+                return False  # the player moved (or came back) meanwhile
+            count = live.expiries.get(seat, 0) + 1
+            away = count >= AWAY_AFTER_EXPIRIES
+            went_away = away and not live.seats[seat].away
+            after = state.clone()
+            events = after.apply(action)
+            await self._commit(
+                live,
+                seat,
+                str(action),
+                after,
+                actor_id=None,
+                seat_fields={"expiries": count, "away": away},
+            )
+            live.expiries[seat] = count
+            live.set_seat(seat, away=away)
+        if went_away:
+            await self._publish(live, "away", ())
+        await self._after_move(live, tuple(events))
+        return True
+
+    async def resign(self, table_id: int, actor: Actor) -> TableInfo:
+        """Leave a game in play: an AI (normal) plays the seat from now on and
+        the player counts as having lost (``results.py``).  When nobody is
+        left at the table, it is abandoned."""
+        live = await self._table_for(table_id, actor)
+        async with live.lock:
+            self._require_status(live, "playing", "resign")
+            seat = self._seat_of(live, actor)
+            if live.seats[seat].resigned:
+                raise WrongStatus("you already left this table", "resigned")
+            await self.store.update_seat(table_id, seat, ai="normal", away=False)
+            live.set_seat(seat, ai="normal", away=False)
+            if not live.humans():
+                await self._abandon_locked(live)
+            else:
+                if actor.user_id == live.host_id:
+                    await self._pass_host_or_close(live)
+                assert live.state is not None
+                live.deadline = self._next_deadline(live, live.state)
+                await self.store.update_table(table_id, deadline=live.deadline)
+                self.deadlines.poke()
+        if live.status == "abandoned":
+            await self._publish(live, "abandoned", ())
+            self._after_end(live)
+        else:
+            await self._publish(live, "resigned", ())
+            self._schedule(live)
+        return live.info()
+
+    async def back(self, table_id: int, actor: Actor) -> TableInfo:
+        """ "I'm back": the seat is no longer away.  At the player's turn the
+        full timer runs again (now, if it is their turn)."""
+        live = await self._table_for(table_id, actor)
+        async with live.lock:
+            self._require_status(live, "playing", "come back to")
+            seat = self._seat_of(live, actor)
+            info = live.seats[seat]
+            if info.resigned:
+                raise WrongStatus("you left this table: an AI plays your seat", "resigned")
+            if not info.away and not live.expiries.get(seat):
+                raise WrongStatus("you are not marked away", "not_away")
+            await self.store.update_seat(table_id, seat, away=False, expiries=0)
+            live.set_seat(seat, away=False)
+            live.expiries[seat] = 0
+            assert live.state is not None
+            if live.state.decider == seat:
+                live.deadline = self._next_deadline(live, live.state)
+                await self.store.update_table(table_id, deadline=live.deadline)
+                self.deadlines.poke()
+        await self._publish(live, "back", ())
+        return live.info()
