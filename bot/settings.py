@@ -5,7 +5,7 @@ The token is a ``SecretStr`` so it never appears in a log or a repr.
 
 from __future__ import annotations
 
-from pydantic import SecretStr
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///cardtable.db"
@@ -20,6 +20,12 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     #: seconds between two edits of one table message (rate limits)
     edit_interval: float = 1.0
+    #: AI worker processes (None: the number of cores minus one, at least 1; 0: in-process)
+    ai_workers: int | None = Field(default=None, ge=0, le=64)
+    #: a search decision that waits longer than this in the queue falls back to the heuristic
+    ai_queue_wait_ms: int = Field(default=1500, ge=0, le=60_000)
+    #: the search AI's thinking time per decision ("hard" seats)
+    ai_budget_ms: int = Field(default=300, ge=10, le=10_000)
 
     @property
     def has_token(self) -> bool:
