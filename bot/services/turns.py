@@ -106,13 +106,16 @@ class TurnsMixin:
         if name not in agent_names(live.game):
             name = "heuristic"
         seq = len(state.log)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]  # nothing to think about
         return await self.thinker.decide(
             Decision(
                 table_id=live.id,
                 game=live.game,
                 agent=name,
                 view=state.view(seat),
-                legal=tuple(state.legal_actions()),
+                legal=tuple(legal),
                 seed=live.seed % 1_000_003 * 1000 + seq,
                 budget_ms=self.ai_budget_ms,
             )

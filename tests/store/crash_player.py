@@ -1,23 +1,69 @@
 """A table played through the service against a SQLite file, for the crash
-test: prints ``READY <seq>`` once resumed, ``ACK <seq>`` after every
-acknowledged move and ``DONE <scores>`` at the end.  The test kills it with
-SIGKILL at random moments and starts it again."""
+tests: prints ``READY <seq>`` once resumed, ``ACK <seq>`` after every
+acknowledged move and ``DONE <scores>`` at the end.  The tests kill it with
+SIGKILL at random moments, or it kills itself at an injected point:
+
+    python -m tests.store.crash_player DB [GAME] [--die-after-persist N] [--die-before-results]
+
+``--die-after-persist N``: after the N-th move is committed to the store and
+before the service applies it (the window between persist and apply).
+``--die-before-results``: after the last move, before the results are
+recorded (the finish boundary).  The kill points are made here by wrapping
+the store's methods: the product has no test hooks.
+"""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
-import sys
+import os
+import signal
+from typing import Any
 
 from bot.db.repositories import Store
+from bot.services.actor import Actor
 from bot.services.models import TableUpdate
 from bot.services.tables import TableService
 
-HOST = 7
+HOST = Actor(7, None, None, "Host")
+#: short matches of every game, AI seats that play sensibly
+OPTIONS: dict[str, dict[str, str]] = {
+    "callbreak": {"rounds": "5"},
+    "batak": {"target_score": "10"},
+    "blot": {"target_score": "51"},
+    "backalley": {"players": "4", "max_cards": "3"},
+    "ladder": {},
+}
 
 
-async def main(db_path: str) -> None:
-    store = Store(f"sqlite+aiosqlite:///{db_path}")
+def die() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def inject(store: Store, args: argparse.Namespace) -> None:
+    if args.die_after_persist is not None:
+        append = store.append_action
+        count = {"n": 0}
+
+        async def append_then_die(*a: Any, **kw: Any) -> None:
+            await append(*a, **kw)
+            count["n"] += 1
+            if count["n"] >= args.die_after_persist:
+                die()
+
+        store.append_action = append_then_die  # type: ignore[method-assign]
+    if args.die_before_results:
+
+        async def results_die(*a: Any, **kw: Any) -> None:
+            die()
+
+        store.record_results = results_die  # type: ignore[method-assign]
+
+
+async def main(args: argparse.Namespace) -> None:
+    store = Store(f"sqlite+aiosqlite:///{args.db}")
     await store.migrate()
+    inject(store, args)
     service = TableService(store, turn_seconds_default=0, ai_budget_ms=10)
 
     async def ack(update: TableUpdate) -> None:
@@ -26,21 +72,15 @@ async def main(db_path: str) -> None:
 
     service.subscribe(ack)
     await service.start(dispatch_deadlines=False)
-    tables = await service.active_tables()
-    if tables:
-        table_id = tables[0].id
+    existing = await service.store.tables_with_status(["lobby", "playing", "finished"])
+    if existing:
+        table_id = existing[0]
     else:
         info = await service.create_table(
-            guild_id=None,
-            channel_id=None,
-            host_id=HOST,
-            host_name="Host",
-            game="callbreak",
-            options={"rounds": "5"},
-            seed=12345,
+            HOST, game=args.game, options=OPTIONS[args.game], seed=12345
         )
-        for _ in range(3):
-            await service.add_ai(info.id, HOST, "easy")
+        for _ in range(info.num_seats - 1):
+            await service.add_ai(info.id, HOST, "normal")
         await service.start_table(info.id, HOST)
         table_id = info.id
     print(f"READY {(await service.get_table(table_id)).seq}", flush=True)
@@ -48,16 +88,25 @@ async def main(db_path: str) -> None:
         await service.wait_idle(table_id)
         info = await service.get_table(table_id)
         if info.status == "finished":
-            state = service.tables[table_id].state
-            assert state is not None
-            print("DONE " + " ".join(str(s) for s in state.scores), flush=True)
+            _, view = await service.public_view(table_id)
+            assert view is not None
+            print("DONE " + " ".join(str(s) for s in view.scores), flush=True)
             break
         private = await service.private_view(table_id, HOST)
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.005)
         await service.act(table_id, HOST, str(private.view.legal_actions[0]), expected_seq=info.seq)
     await service.close()
     await store.close()
 
 
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("db")
+    parser.add_argument("game", nargs="?", default="callbreak", choices=sorted(OPTIONS))
+    parser.add_argument("--die-after-persist", type=int, default=None)
+    parser.add_argument("--die-before-results", action="store_true")
+    return parser.parse_args(argv)
+
+
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1]))
+    asyncio.run(main(parse()))

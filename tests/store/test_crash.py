@@ -17,15 +17,18 @@ import threading
 import time
 from pathlib import Path
 
+from sqlalchemy import func, select
+
+from bot.db.models import ResultRow
 from bot.db.repositories import Store
 from engine import get_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def launch(db: Path) -> tuple[subprocess.Popen[str], queue.Queue[str]]:
+def launch(db: Path, *extra: str) -> tuple[subprocess.Popen[str], queue.Queue[str]]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.store.crash_player", str(db)],
+        [sys.executable, "-m", "tests.store.crash_player", str(db), *extra],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -98,18 +101,74 @@ def test_sigkill_at_random_moments_resumes_exactly(tmp_path):
         done = line
         break
     assert kills == 15 and done is not None and done.startswith("DONE")
-    assert acked > 50, "the kills must land in the middle of the game"
+    assert acked > 30, "the kills must land in the middle of the game"
     scores = [int(v) for v in done.split()[1:]]
     assert len(set(resumes)) >= 8, f"restarts did not spread over the game: {resumes}"
 
-    async def logged() -> tuple[int, list[str]]:
-        store = Store(f"sqlite+aiosqlite:///{db}")
-        loaded = await store.table(1)
-        assert loaded is not None
-        moves = [a.notation for a in await store.actions(1)]
-        await store.close()
-        return loaded[0].seed, moves
-
-    seed, moves = asyncio.run(logged())
+    seed, moves = logged(db)
     replayed = get_game("callbreak").replay(moves, seed=seed, variant={"rounds": 5})
     assert replayed.is_over and replayed.scores == scores
+
+
+async def _logged(db: Path) -> tuple[int, list[str], int]:
+    store = Store(f"sqlite+aiosqlite:///{db}")
+    loaded = await store.table(1)
+    assert loaded is not None
+    moves = [a.notation for a in await store.actions(1)]
+    async with store.sessions() as session:
+        results = await session.scalar(select(func.count()).select_from(ResultRow))
+    await store.close()
+    return loaded[0].seed, moves, int(results or 0)
+
+
+def logged(db: Path) -> tuple[int, list[str]]:
+    seed, moves, _ = asyncio.run(_logged(db))
+    return seed, moves
+
+
+def finish(db: Path) -> tuple[int, str]:
+    """Start the player again and let it play to the end."""
+    proc, lines = launch(db)
+    ready, seen = read_until(lines, "READY")
+    assert ready.startswith("READY"), seen
+    done, _ = read_until(lines, "DONE", timeout=120)
+    proc.wait(30)
+    return int(ready.split()[1]), done
+
+
+def test_a_kill_between_persist_and_apply_keeps_the_move(tmp_path):
+    db = tmp_path / "persist.db"
+    proc, lines = launch(db, "callbreak", "--die-after-persist", "6")
+    proc.wait(60)
+    assert proc.returncode == -signal.SIGKILL
+    acked = [int(line.split()[1]) for line in drain_all(lines) if line.startswith("ACK")]
+    assert max(acked, default=0) == 5  # the 6th was stored, never acknowledged
+    resumed, done = finish(db)
+    assert resumed == 6  # stored before the kill: kept, and not made twice
+    seed, moves = logged(db)
+    replayed = get_game("callbreak").replay(moves, seed=seed, variant={"rounds": 5})
+    assert replayed.scores == [int(v) for v in done.split()[1:]]
+
+
+def test_a_kill_before_the_results_is_finished_on_restart_once(tmp_path):
+    db = tmp_path / "finish.db"
+    proc, lines = launch(db, "callbreak", "--die-before-results")
+    proc.wait(120)
+    assert proc.returncode == -signal.SIGKILL
+    assert not any(line.startswith("DONE") for line in drain_all(lines))
+    _, moves, results = asyncio.run(_logged(db))
+    assert results == 0 and moves
+    for _ in range(2):  # finished once, then left alone
+        resumed, done = finish(db)
+        assert resumed == len(moves) and done.startswith("DONE")
+        assert asyncio.run(_logged(db))[2] == 4
+
+
+def drain_all(lines: queue.Queue[str]) -> list[str]:
+    """Everything the process printed, up to its end."""
+    out = []
+    while True:
+        line = lines.get(timeout=30)
+        if line == "EOF":
+            return out
+        out.append(line)
