@@ -33,6 +33,8 @@ MAX_ACTION_TEXT = 100
 #: a broken AI driver retries after this long, doubling up to the cap
 DRIVER_BACKOFF = (0.05, 5.0)
 MAX_OPEN_PER_HOST = 3
+#: how a person is told it is their turn (the first is the default)
+PING_MODES = ("channel", "dm", "off")
 
 
 def seat_name(actor: Actor) -> str:

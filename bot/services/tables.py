@@ -57,6 +57,7 @@ from bot.services.policy import (
     LOBBY_SECONDS,
     MAX_ACTION_TEXT,
     MAX_OPEN_PER_HOST,
+    PING_MODES,
     RECENT_ENDED,
     RESUME_GRACE_SECONDS,
 )
@@ -105,6 +106,7 @@ class TableService(LobbyMixin, TurnsMixin):
             clock=self.clock, next_deadline=self._earliest_deadline, fire=self.expire_due
         )
         self._loading: dict[int, asyncio.Task[LiveTable]] = {}
+        self._pings: dict[int, str] = {}
 
     # -- life cycle ---------------------------------------------------------------------
     async def start(self, *, dispatch_deadlines: bool = True) -> None:
@@ -430,6 +432,26 @@ class TableService(LobbyMixin, TurnsMixin):
 
     async def set_moderator_role(self, actor: Actor, role_id: int | None) -> dict[str, Any]:
         return await self.settings.set_moderator_role(actor, role_id)
+
+    async def ping_preference(self, user_id: int) -> str:
+        """How a person wants to be told it is their turn: ``channel`` (a
+        mention in the table's thread or channel, the default), ``dm`` or
+        ``off``."""
+        cached = self._pings.get(user_id)
+        if cached is None:
+            cached = (await self.store.user_settings(user_id)).get("ping", PING_MODES[0])
+            self._pings[user_id] = cached
+        return cached
+
+    async def set_ping_preference(self, actor: Actor, mode: str) -> str:
+        mode = str(mode).strip().lower()[:16]
+        if mode not in PING_MODES:
+            raise ServiceError(
+                f"choose how to be told it is your turn: {', '.join(PING_MODES)}", "bad_setting"
+            )
+        await self.store.put_user_setting(actor.user_id, "ping", mode)
+        self._pings[actor.user_id] = mode
+        return mode
 
     # -- results and leaderboards -------------------------------------------------------------
     async def _finish(self, live: LiveTable, events: tuple[Any, ...]) -> None:

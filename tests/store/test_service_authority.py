@@ -147,3 +147,13 @@ async def test_rematch_same_seats_new_deals_once(service):
     old_row, _ = await service.store.table(info.id)
     new_row, _ = await service.store.table(again.id)
     assert old_row.seed != new_row.seed
+
+
+async def test_ping_preference_is_per_person_and_validated(service):
+    assert await service.ping_preference(BOB) == "channel"
+    assert await service.set_ping_preference(A(BOB), "DM") == "dm"
+    with pytest.raises(ServiceError):
+        await service.set_ping_preference(A(BOB), "carrier pigeon")
+    fresh = type(service)(service.store)  # another process reads it from the store
+    assert await fresh.ping_preference(BOB) == "dm"
+    assert await fresh.ping_preference(CAT) == "channel"
