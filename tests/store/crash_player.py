@@ -30,8 +30,8 @@ HOST = Actor(7, None, None, "Host")
 OPTIONS: dict[str, dict[str, str]] = {
     "callbreak": {"rounds": "5"},
     "batak": {"target_score": "10"},
-    "blot": {"target_score": "51"},
-    "backalley": {"players": "4", "max_cards": "3"},
+    "blot": {"target_score": "151"},
+    "backalley": {"players": "4", "max_cards": "7"},
     "ladder": {},
 }
 
