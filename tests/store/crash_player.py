@@ -32,7 +32,7 @@ OPTIONS: dict[str, dict[str, str]] = {
     "batak": {"target_score": "10"},
     "blot": {"target_score": "151"},
     "backalley": {"players": "4", "max_cards": "7"},
-    "ladder": {},
+    "ladder": {"target_wins": "3"},
 }
 
 
