@@ -21,6 +21,8 @@ the deadline dispatcher, for tests with a fake clock).
 from __future__ import annotations
 
 import asyncio
+import functools
+import inspect
 import json
 import logging
 import time
@@ -71,8 +73,36 @@ from engine.core.game import new_seed
 log = logging.getLogger(__name__)
 
 Subscriber = Callable[[TableUpdate], Awaitable[None]]
+BUSY = "the table is busy, try again in a moment"
 
 
+def _store_errors_as_service_errors(cls: type[Any]) -> type[Any]:
+    """Every public coroutine of the service turns a database that is locked
+    or unreachable into ``TableBusy`` (a friendly, retryable refusal), so no
+    front end ever shows a raw driver error.  The move itself is either
+    stored and applied or neither (``_commit``)."""
+
+    def wrap(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        @functools.wraps(method)
+        async def guarded(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return await method(*args, **kwargs)
+            except StoreUnavailable as exc:
+                log.warning("%s: store unavailable: %s", method.__name__, exc)
+                if not exc.retryable:
+                    raise ServiceError(str(exc), "damaged") from exc
+                raise TableBusy(BUSY) from exc
+
+        return guarded
+
+    for name in dir(cls):
+        method = getattr(cls, name)
+        if not name.startswith("_") and inspect.iscoroutinefunction(method):
+            setattr(cls, name, wrap(method))
+    return cls
+
+
+@_store_errors_as_service_errors
 class TableService(LobbyMixin, TurnsMixin):
     def __init__(
         self,
@@ -228,7 +258,7 @@ class TableService(LobbyMixin, TurnsMixin):
         try:
             await self._reload(live)
         except StoreUnavailable as exc:
-            raise TableBusy("the table is busy, try again in a moment") from exc
+            raise TableBusy(BUSY) from exc
 
     async def _table_for(self, table_id: int, actor: Actor) -> LiveTable:
         """The table, if it belongs where the actor is calling from; a table
@@ -345,7 +375,7 @@ class TableService(LobbyMixin, TurnsMixin):
         except StoreUnavailable as exc:
             # the write may or may not have landed: read the store again next time
             live.needs_reload = True
-            raise TableBusy("the table is busy, try again in a moment") from exc
+            raise TableBusy(BUSY) from exc
         live.state = after
         live.actors.append(for_seat)
         live.deadline = deadline

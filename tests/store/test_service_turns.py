@@ -311,3 +311,18 @@ async def test_seat_rows_stay_consistent_after_restart(store, clock):
         )
     assert away
     await again.close()
+
+
+async def test_every_call_turns_a_locked_database_into_a_friendly_refusal(service, monkeypatch):
+    info = await service.create_table(A(HOST), game="callbreak")
+
+    async def locked(*args, **kwargs):
+        raise StoreUnavailable("database is locked")
+
+    monkeypatch.setattr(service.store, "update_seat", locked)
+    monkeypatch.setattr(service.store, "create_table", locked)
+    for call in (service.join(info.id, A(BOB)), service.create_table(A(CAT), game="callbreak")):
+        with pytest.raises(Exception) as busy:
+            await call
+        assert busy.value.reason == "busy" and "try again" in str(busy.value)
+    assert (await service.get_table(info.id)).seats[1].empty
