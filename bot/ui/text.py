@@ -213,6 +213,67 @@ def options_text(legal: Sequence[Action]) -> str:
     return ", ".join(texts[:14]) + more
 
 
+#: how a strain (bid or trump) reads on a label
+STRAIN_WORDS = {"NT": "No trump"}
+
+
+def strain_text(word: str | None) -> str:
+    """``H`` -> ``♥``, ``NT`` -> ``No trump`` (jokers are never a strain)."""
+    if word is None:
+        return ""
+    return STRAIN_WORDS.get(word) or SUIT_SYMBOLS.get(word, word)
+
+
+def label_for(action: Action) -> str:
+    """A label a player understands, with suit symbols, for every choice of
+    every game: ``A♠``, ``Bid 5``, ``Bid 9 ♥``, ``Bid 25 ♠ capot``,
+    ``Pass``, ``Contra``, ``Trump ♥``, ``Backalley``, ``Pick up the pile``,
+    ``Play hidden card 2``.  Never the engine's notation (``AS``), which a
+    reader cannot tell from a word."""
+    verb = action.verb
+    if verb == "play":
+        return " ".join(pretty(c) for c in action.cards)
+    if verb == "bid":
+        if action.word == "backalley":
+            return "Backalley"
+        parts = ["Bid"]
+        if action.number is not None:
+            parts.append(str(action.number))
+        if action.word is not None:
+            parts.append(strain_text(action.word))
+        if action.capot:
+            parts.append("capot")
+        return " ".join(parts)
+    if verb == "trump":
+        return f"Trump {strain_text(action.word)}"
+    if verb == "pickup":
+        return "Pick up the pile"
+    if verb == "hidden":
+        return f"Play hidden card {action.number}"
+    return verb.capitalize()
+
+
+def notation_text(text: str | None) -> str:
+    """A contract or auction text with suit symbols: ``10 H contra`` ->
+    ``10 ♥ contra``, ``bid 9 NT`` -> ``bid 9 no trump``, ``bid backalley``
+    -> ``backalley``.  Only bids, contracts and passes go through here
+    (never a card notation)."""
+    if not text:
+        return ""
+    words = text.split()
+    if words[0] == "bid" and len(words) > 1:
+        words = words[1:]
+    out = []
+    for word in words:
+        if word in ("S", "H", "D", "C"):
+            out.append(SUIT_SYMBOLS[word])
+        elif word == "NT":
+            out.append("no trump")
+        else:
+            out.append(word)
+    return " ".join(out)
+
+
 def describe_action(seat: int, action: Action, names: Sequence[str]) -> str:
     who = seat_label(seat, names)
     you = who == "You"
