@@ -1,89 +1,242 @@
-"""The table as a picture (Pillow): seats around a felt, the trick in the
-middle, and Batak's dummy face up.  Rendered only from the spectator view,
-so it shows nothing a channel may not see.  Measured by
-``bench/render_speed.py``."""
+"""The table as a picture for the public channel (Pillow, 960x640 PNG).
+
+Drawn only from the spectator view (``state.view(None)``), so it shows
+nothing a channel may not see: the header names the game, the deal, trump,
+the contract and the team scores; seat boxes around the table carry each
+player's name, bid, tricks, cards in hand and score; the middle shows the
+trick (or the last one, dimmed), Batak's dummy, Ladder's pile and tableaus
+and Blot's declarations.
+
+Text goes through ``picture_fonts`` (shipped Noto fonts with per-character
+fallback: Turkish, Armenian, Devanagari and colour emoji names render with
+real glyphs); geometry is in ``picture_layout``, the wording in
+``picture_facts``.  Measured by ``bench/render_speed.py`` (docs/benchmarks.md,
+"Table picture"): the background, card faces and labels are cached, and the
+PNG is written unfiltered at zlib level 1 (``picture_png``: Pillow's own
+encoder spends most of its time choosing row filters).
+"""
 
 from __future__ import annotations
 
-import io
-import math
 from collections.abc import Sequence
+from functools import cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-from engine import Card, Observation
-from engine.core.cards import sort_hand
+from bot.ui.picture_cards import card_image, suit_colour
+from bot.ui.picture_facts import (
+    TEAM_COLOURS,
+    contract_text,
+    deal_text,
+    phase_text,
+    score_text,
+)
+from bot.ui.picture_fonts import draw_text, fit_text, label
+from bot.ui.picture_layout import HEADER, HEIGHT, WIDTH, name_slots, seat_boxes
+from bot.ui.picture_middle import draw_declarations, draw_dummy, draw_ladder, draw_trick
+from bot.ui.picture_png import encode_png
+from bot.ui.picture_seats import draw_seat
+from bot.ui.picture_tiles import panel
+from engine import Observation, get_game
 
-WIDTH, HEIGHT = 720, 480
-FELT = (22, 94, 52)
-CARD_W, CARD_H = 46, 64
-RED = (200, 30, 40)
-BLACK = (20, 20, 20)
+__all__ = ["HEIGHT", "WIDTH", "render_table_png"]
 
-
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    try:
-        return ImageFont.load_default(size=size)
-    except TypeError:  # pragma: no cover - very old Pillow
-        return ImageFont.load_default()
-
-
-def _label(card: Card) -> str:
-    if card.is_joker:
-        return str(card)
-    rank = "10" if card.rank == 10 else str(card)[0]
-    return rank + {"S": "S", "H": "H", "D": "D", "C": "C"}[card.suit]
-
-
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
-
-
-def _draw_card(draw: ImageDraw.ImageDraw, x: int, y: int, card: Card, font: Font) -> None:
-    draw.rounded_rectangle((x, y, x + CARD_W, y + CARD_H), radius=6, fill="white", outline=BLACK)
-    colour = RED if card.suit in ("H", "D") or str(card) == "RJ" else BLACK
-    draw.text((x + 5, y + 4), _label(card), fill=colour, font=font)
+ROOM = (16, 34, 26)
+HEADER_FILL = (9, 24, 17)
+RAIL = (84, 52, 30)
+FELT_EDGE = (22, 92, 54)
+FELT_MIDDLE = (40, 128, 76)
+TITLE = (246, 248, 244)
+INFO = (186, 212, 196)
 
 
-def seat_position(seat: int, seats: int) -> tuple[int, int]:
-    """Seats around an ellipse, seat 0 at the bottom, in playing order."""
-    angle = math.pi / 2 + 2 * math.pi * seat / seats
-    return int(WIDTH / 2 + math.cos(angle) * 290), int(HEIGHT / 2 + math.sin(angle) * 205)
-
-
-def render_table_png(view: Observation, names: Sequence[str]) -> bytes:
-    assert view.seat is None, "pictures for the channel render the spectator view"
-    image = Image.new("RGB", (WIDTH, HEIGHT), FELT)
+@cache
+def _background() -> Image.Image:
+    """Room, wooden rail and felt with a soft light in the middle; drawn once."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), ROOM)
     draw = ImageDraw.Draw(image)
-    small, big = _font(14), _font(16)
-    for seat in range(view.num_seats):
-        x, y = seat_position(seat, view.num_seats)
-        turn = seat == view.to_act
-        text = f"{names[seat] if seat < len(names) else seat}"
-        if seat < len(view.tricks_won) and view.tricks_won:
-            text += f"  ({view.tricks_won[seat]})"
-        box = draw.textbbox((0, 0), text, font=big)
-        w = box[2] - box[0]
-        draw.rounded_rectangle(
-            (x - w // 2 - 8, y - 14, x + w // 2 + 8, y + 14),
-            radius=8,
-            fill=(250, 215, 80) if turn else (235, 235, 235),
+    table = (26, HEADER + 22, WIDTH - 26, HEIGHT - 16)
+    draw.rounded_rectangle(table, radius=150, fill=RAIL)
+    inner = (table[0] + 12, table[1] + 12, table[2] - 12, table[3] - 12)
+    size = (inner[2] - inner[0], inner[3] - inner[1])
+    light = Image.radial_gradient("L").resize(size)
+    felt = Image.composite(
+        Image.new("RGB", size, FELT_EDGE), Image.new("RGB", size, FELT_MIDDLE), light
+    )
+    mask = Image.new("L", size, 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, size[0] - 1, size[1] - 1), radius=140, fill=255)
+    image.paste(felt, inner[:2], mask)
+    draw.rectangle((0, 0, WIDTH, HEADER), fill=HEADER_FILL)
+    draw.line((0, HEADER, WIDTH, HEADER), fill=(60, 96, 74), width=2)
+    return image
+
+
+def _seat_names(view: Observation, names: Sequence[str]) -> list[str]:
+    return [
+        str(names[s]) if s < len(names) and str(names[s]).strip() else f"Seat {s + 1}"
+        for s in range(view.num_seats)
+    ]
+
+
+def _trump_chip(
+    canvas: Image.Image, draw: ImageDraw.ImageDraw, view: Observation, right: float
+) -> float:
+    """A white tile with the trump symbol; returns its left edge."""
+    if view.trump is None and view.contract is None and view.game != "callbreak":
+        return right
+    x0, x1 = right - 54, right
+    panel(canvas, (x0, 8, x1, HEADER - 8), radius=8, fill=(248, 248, 242))
+    draw_text(canvas, "TRUMP", (x0 + x1) / 2, 21, 10, (110, 110, 110), bold=True, align="centre")
+    if view.trump in ("S", "H", "D", "C"):
+        symbol = label(
+            {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[view.trump], 26, suit_colour(view.trump)
         )
-        draw.text((x - w // 2, y - 9), text, fill=BLACK, font=big)
-    trick = view.trick or view.last_trick
-    for seat, card in trick:
-        sx, sy = seat_position(seat, view.num_seats)
-        x = int(WIDTH / 2 + (sx - WIDTH / 2) * 0.35) - CARD_W // 2
-        y = int(HEIGHT / 2 + (sy - HEIGHT / 2) * 0.35) - CARD_H // 2
-        _draw_card(draw, x, y, card, small)
-    if view.dummy and view.dummy_seat is not None:
-        cards = sort_hand(view.dummy)
-        _, dummy_y = seat_position(view.dummy_seat, view.num_seats)
-        row_y = 50 if dummy_y < HEIGHT // 2 else HEIGHT - CARD_H - 50
-        start = WIDTH // 2 - (len(cards) * (CARD_W - 14)) // 2
-        for i, card in enumerate(cards):
-            _draw_card(draw, start + i * (CARD_W - 14), row_y, card, small)
-    if view.trump:
-        draw.text((12, 10), f"Trump: {view.trump}", fill="white", font=big)
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False, compress_level=1)
-    return buffer.getvalue()
+        box = symbol.image.getbbox() or (0, 0, symbol.image.width, symbol.image.height)
+        canvas.paste(
+            symbol.image,
+            (round((x0 + x1) / 2 - (box[0] + box[2]) / 2), round(37 - (box[1] + box[3]) / 2) + 4),
+            symbol.image,
+        )
+    else:
+        text = "—" if view.trump is None and view.phase != "play" else "NT"
+        draw_text(canvas, text, (x0 + x1) / 2, 48, 18, (40, 40, 40), bold=True, align="centre")
+    return x0 - 10
+
+
+def _turned_card(canvas: Image.Image, view: Observation, right: float) -> float:
+    """Backalley's turned card (it named trump), small, with its caption."""
+    if view.turned is None:
+        return right
+    picture = card_image(view.turned, 34)
+    x = right - picture.width
+    canvas.paste(picture, (round(x), 8), picture)
+    draw_text(canvas, "turned", x - 6, 40, 12, INFO, align="right")
+    return x - 58
+
+
+def _leader(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: Observation,
+    names: Sequence[str],
+    right: float,
+) -> float:
+    """Individual games: who leads and by how much (every score is in its
+    seat box); nothing while all scores are level."""
+    if view.teams or len(set(view.scores)) < 2:
+        return right
+    best = max(range(len(view.scores)), key=lambda s: view.scores[s])
+    x0 = right - 190
+    panel(
+        canvas,
+        (x0, 8, right, HEADER - 8),
+        radius=9,
+        fill=(24, 48, 36),
+        outline=(214, 182, 92, 255),
+        width=2,
+    )
+    caption = "Winner" if view.is_over else "Leader"
+    draw_text(
+        canvas,
+        f"{caption} · {score_text(view.scores[best], view.score_unit)}",
+        x0 + 10,
+        27,
+        13,
+        INFO,
+    )
+    draw_text(canvas, names[best], x0 + 10, 50, 17, TITLE, bold=True, max_width=170, min_size=11)
+    return x0 - 8
+
+
+def _team_scores(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: Observation,
+    names: Sequence[str],
+    right: float,
+) -> float:
+    """One chip per team, coloured like the stripes on its seat boxes."""
+    if not view.teams or not view.scores:
+        return right
+    for team in reversed(range(len(view.teams))):
+        members = view.teams[team]
+        x0 = right - 168
+        colour = TEAM_COLOURS[team % len(TEAM_COLOURS)]
+        panel(
+            canvas,
+            (x0, 8, right, HEADER - 8),
+            radius=9,
+            fill=(24, 48, 36),
+            outline=(*colour, 255),
+            width=2,
+        )
+        who = " & ".join(names[s] for s in members)
+        draw_text(canvas, who, x0 + 10, 27, 13, INFO, max_width=150, min_size=11)
+        score = score_text(view.scores[team], view.score_unit) if team < len(view.scores) else ""
+        draw_text(canvas, score, x0 + 10, 50, 19, TITLE, bold=True)
+        right = x0 - 8
+    return right
+
+
+def _header(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: Observation,
+    names: Sequence[str],
+    title: str,
+) -> None:
+    right = float(WIDTH - 10)
+    right = _trump_chip(canvas, draw, view, right)
+    right = _turned_card(canvas, view, right)
+    right = _team_scores(canvas, draw, view, names, right)
+    right = _leader(canvas, draw, view, names, right)
+    room = right - 16 - 8
+    heading = title or get_game(view.game).title
+    draw_text(canvas, heading, 16, 29, 22, TITLE, bold=True, max_width=room, min_size=14)
+    parts = [deal_text(view)]
+    phase = phase_text(view)
+    if phase:
+        parts.append(phase)
+    if view.hand_size is not None:
+        parts.append(f"{view.hand_size} card" + ("" if view.hand_size == 1 else "s") + " each")
+    if view.contract is not None:
+        contract = f"Contract {contract_text(view.contract)}"
+        if view.declarer is not None:
+            contract += f" by {_short(names[view.declarer], 130)}"
+        parts.append(contract)
+    draw_text(canvas, " · ".join(parts), 16, 54, 15, INFO, max_width=room, min_size=11)
+
+
+def _short(name: str, width: float) -> str:
+    text, _ = fit_text(name, width, 15, 15)
+    return text
+
+
+def render_table_png(
+    view: Observation,
+    names: Sequence[str],
+    *,
+    away: Sequence[bool] = (),
+    title: str = "",
+) -> bytes:
+    """The table as a PNG for the channel; ``view`` must be the spectator's.
+
+    ``names`` are the players' display names by seat, ``away`` marks seats
+    whose player is away, ``title`` replaces the game's name in the header
+    (e.g. "Callbreak — table #12").
+    """
+    assert view.seat is None, "pictures for the channel render the spectator view"
+    canvas = _background().copy()
+    draw = ImageDraw.Draw(canvas, "RGBA")
+    seat_names = _seat_names(view, names)
+    _header(canvas, draw, view, seat_names, title)
+    boxes = seat_boxes(view.num_seats)
+    if view.requirement is not None:
+        draw_ladder(canvas, draw, view, seat_names, boxes)
+    else:
+        draw_trick(canvas, draw, view, seat_names)
+    draw_dummy(canvas, view, seat_names, boxes)
+    draw_declarations(canvas, draw, view, seat_names)
+    for seat, slot in enumerate(name_slots(seat_names, view.num_seats)):
+        draw_seat(canvas, draw, view, seat, boxes[seat], slot, away)
+    return encode_png(canvas, level=1)
