@@ -1,11 +1,19 @@
 """``CardBot``: the discord.py bot, built from a ``Settings`` object so a test
 can give it a temporary database and no token (RoboDanny's shape: a thin
 launcher, a Bot subclass whose setup_hook loads one extension per feature,
-a broken extension logged and not fatal)."""
+a broken extension logged and not fatal).
+
+The flow it wires together: the ``ComponentHandler`` answers clicks, the
+``Presenter`` (with ``LiveHands`` and ``TurnPings``) keeps the channel up
+to date from service updates.  Authority is the service's: every call
+carries the clicker's ``Actor`` (``bot.ui.actors.actor_of``).
+"""
 
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -16,27 +24,43 @@ from bot.db.repositories import Store
 from bot.services.tables import TableService
 from bot.settings import Settings
 from bot.ui import custom_ids
+from bot.ui.actors import actor_of
 from bot.ui.handler import ComponentHandler
 from bot.ui.items import TableButton, TableSelect
+from bot.ui.live_hands import LiveHands
+from bot.ui.pings import TurnPings
 from bot.ui.presenter import Presenter
+from bot.ui.replies import clip
 from engine import EngineError
 
 log = logging.getLogger(__name__)
 EXTENSIONS = ("bot.cogs.tables", "bot.cogs.stats", "bot.cogs.settings")
+UNKNOWN_COMPONENT = "⚠️ That button is not one Card Table knows (it may be from an old version)."
 
 
 class CardBot(commands.Bot):
     def __init__(
-        self, settings: Settings, *, turn_seconds_default: int = 90, ai_budget_ms: int = 300
+        self,
+        settings: Settings,
+        *,
+        turn_seconds_default: int = 90,
+        ai_budget_ms: int = 300,
+        clock: Callable[[], float] = time.time,
+        hand_clock: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
         self.settings = settings
         self.store = Store(settings.database_url)
         self.service = TableService(
-            self.store, turn_seconds_default=turn_seconds_default, ai_budget_ms=ai_budget_ms
+            self.store,
+            clock=clock,
+            turn_seconds_default=turn_seconds_default,
+            ai_budget_ms=ai_budget_ms,
         )
         self.components = ComponentHandler(self)
-        self.presenter = Presenter(self, settings.edit_interval)
+        self.hands = LiveHands(self.service, clock=hand_clock)
+        self.pings = TurnPings(self)
+        self.presenter = Presenter(self, settings.edit_interval, self.hands, self.pings)
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
@@ -63,17 +87,9 @@ class CardBot(commands.Bot):
         await super().close()
 
     async def is_moderator(self, interaction: discord.Interaction[Any]) -> bool:
-        """Manage Server, or the role the server named as its moderators."""
-        perms = interaction.permissions
-        if perms.manage_guild or perms.administrator:
-            return True
-        if interaction.guild_id is None:
-            return False
-        role_id = (await self.service.get_guild_settings(interaction.guild_id)).get(
-            "moderator_role_id"
-        )
-        roles = getattr(interaction.user, "_roles", None) or []
-        return role_id is not None and int(role_id) in {int(r) for r in roles}
+        """Delegates to the service, which decides (kept for callers that
+        have an interaction rather than an ``Actor``)."""
+        return await self.service.is_moderator(actor_of(interaction))
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """A component that is not one of ours (or is malformed) gets a clear
@@ -82,10 +98,7 @@ class CardBot(commands.Bot):
             return
         custom_id = str((interaction.data or {}).get("custom_id", ""))
         if custom_ids.parse(custom_id) is None:
-            await interaction.response.send_message(
-                "⚠️ That button is not one Card Table knows (it may be from an old version).",
-                ephemeral=True,
-            )
+            await interaction.response.send_message(UNKNOWN_COMPONENT, ephemeral=True)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -102,7 +115,11 @@ class CardBot(commands.Bot):
         else:
             log.error("command failed", exc_info=cause)
             text = "⚠️ Something went wrong; the table is unchanged."
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        text = clip(text)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException as exc:
+            log.warning("could not report a command error (%s)", exc)

@@ -1,6 +1,12 @@
-"""What a click does: turn a component id into a service call and answer
-the clicker -- always within Discord's 3 seconds, always ephemerally for
-refusals, and never changing anything on a refusal."""
+"""What a click does: acknowledge at once, make the service call with the
+clicker's ``Actor``, then answer the clicker (``replies.py``).
+
+The service decides everything (who may start, whose turn it is, whether a
+button is stale); this module only turns a component id into a call and
+the result -- or the refusal, always a clear message to the clicker alone,
+with nothing changed -- into an answer.  It never touches the channel:
+the presenter's per-table task delivers what everyone sees.
+"""
 
 from __future__ import annotations
 
@@ -9,16 +15,30 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.services.errors import StaleAction
-from bot.ui import render
+from bot.services.errors import NotSeated, ServiceError, StaleAction, WrongStatus
+from bot.ui import items
+from bot.ui.actors import actor_of
 from bot.ui.custom_ids import ComponentId
-from bot.ui.items import hand_view
+from bot.ui.replies import acknowledge, answer, whisper
 from engine import EngineError
 
 if TYPE_CHECKING:
     from bot.client import CardBot
+    from bot.services.tables import TableService
+    from bot.ui.live_hands import LiveHands
 
 log = logging.getLogger(__name__)
+HAND_VERBS = frozenset({"hand", "act", "pick", "page", "lvl"})
+LEVELS = ("easy", "normal", "hard")
+RESIGN_QUESTION = "Leave the game? An AI takes your seat and it counts as a loss."
+FAILED = "⚠️ Something went wrong; the table is unchanged. Please try again."
+
+
+def _index(text: str | None, what: str) -> int:
+    """A small non-negative number from a custom_id or a select value."""
+    if text is None or not text.isascii() or not text.isdigit() or len(text) > 4:
+        raise ServiceError(f"that {what} cannot be used now", "bad_component")
+    return int(text)
 
 
 class ComponentHandler:
@@ -26,107 +46,192 @@ class ComponentHandler:
         self.bot = bot
 
     @property
-    def service(self) -> Any:
+    def service(self) -> TableService:
         return self.bot.service
+
+    @property
+    def hands(self) -> LiveHands:
+        return self.bot.hands
 
     async def handle(
         self, interaction: discord.Interaction[Any], cid: ComponentId, value: str | None
     ) -> None:
+        issued = self.hands.clock()
         try:
-            await self._dispatch(interaction, cid, value)
+            await acknowledge(interaction)
+        except discord.HTTPException as exc:  # the click expired on the way: nobody to tell
+            log.warning("click on table %s not acknowledged: %s", cid.table, exc)
+            return
+        try:
+            await self._dispatch(interaction, cid, value, issued)
         except StaleAction as exc:
-            await self._stale(interaction, cid, str(exc))
+            await self._refresh_hand(interaction, cid, f"⏳ {exc}.", issued)
         except EngineError as exc:
-            await self.reply(interaction, f"⚠️ {exc}")
-
-    async def reply(self, interaction: discord.Interaction[Any], text: str, **kw: Any) -> None:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True, **kw)
-        else:
-            await interaction.response.send_message(text, ephemeral=True, **kw)
+            await self._refuse(interaction, cid, exc, issued)
+        except discord.HTTPException as exc:
+            log.warning("table %s: could not answer a click (%s)", cid.table, exc)
+        except Exception:
+            log.exception("table %s: click %s failed", cid.table, cid.verb)
+            await self._quietly(answer(interaction, FAILED))
+        problem = self.bot.presenter.take_problem(cid.table)
+        if problem:
+            await self._quietly(whisper(interaction, problem))
 
     async def _dispatch(
-        self, interaction: discord.Interaction[Any], cid: ComponentId, value: str | None
+        self,
+        interaction: discord.Interaction[Any],
+        cid: ComponentId,
+        value: str | None,
+        issued: float,
     ) -> None:
-        user = interaction.user
-        svc = self.service
-        if cid.verb == "join":
-            info = await svc.join(cid.table, user.id, user.display_name)
-            await self.reply(
-                interaction, f"You joined table #{info.id} (seat {info.seat_of(user.id) + 1})."
+        actor = actor_of(interaction)
+        svc, table = self.service, cid.table
+        verb = cid.verb
+        if verb in HAND_VERBS:
+            await self._hand(interaction, cid, value, issued)
+        elif verb == "join":
+            info = await svc.join(table, actor)
+            seat = info.seat_of(actor.user_id)
+            where = f" (seat {seat + 1})" if seat is not None else ""
+            await answer(interaction, f"You joined table #{table}{where}.")
+        elif verb == "leave":
+            info = await svc.leave(table, actor)
+            if info.status == "playing":
+                await answer(interaction, f"You left table #{table}: an AI plays your seat.")
+            else:
+                await answer(interaction, f"You left table #{table}.")
+        elif verb == "ai":
+            level = cid.arg if cid.arg in LEVELS else "normal"
+            await svc.add_ai(table, actor, level)
+            await answer(interaction, f"An AI player ({level}) took a seat.")
+        elif verb == "kick":
+            seat = _index(value, "seat")
+            await svc.kick(table, actor, seat)
+            await answer(interaction, f"Seat {seat + 1} is free again.")
+        elif verb in ("start", "fill"):
+            await self._start(interaction, cid, actor)
+        elif verb == "cancel":
+            await svc.abandon(table, actor)
+            await answer(interaction, f"Table #{table} was cancelled.")
+        elif verb == "back":
+            await svc.back(table, actor)
+            await answer(
+                interaction,
+                "Welcome back: you play your own turns again. Press **Show my hand** to play.",
             )
-        elif cid.verb == "leave":
-            await svc.leave(cid.table, user.id)
-            await self.reply(interaction, f"You left table #{cid.table}.")
-        elif cid.verb == "ai":
-            await svc.add_ai(cid.table, user.id, cid.arg or "normal")
-            await self.reply(interaction, f"An AI player ({cid.arg}) took a seat.")
-        elif cid.verb == "start":
-            await svc.start_table(cid.table, user.id)
-            await self.reply(
-                interaction, "The game has started: press **Show my hand** to see your cards."
+        elif verb == "resign":
+            info = await svc.get_table(table, actor)
+            if info.seat_of(actor.user_id) is None:
+                raise NotSeated(f"you are not seated at table #{table}")
+            await answer(interaction, RESIGN_QUESTION, view=items.resign_confirm_view(info))
+        elif verb == "resignok":
+            await svc.resign(table, actor)
+            await answer(interaction, f"You left table #{table}: an AI plays your seat now.")
+        elif verb == "rematch":
+            new = await svc.rematch(table, actor)
+            self.bot.presenter.post_lobby(new)
+            await answer(
+                interaction, f"Rematch: table #{new.id} is open, its lobby is posted here."
             )
-        elif cid.verb == "cancel":
-            await svc.abandon(
-                cid.table, user.id, is_moderator=await self.bot.is_moderator(interaction)
+        else:
+            raise ServiceError("that button is not one Card Table knows", "unknown_verb")
+
+    async def _start(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, actor: Any
+    ) -> None:
+        fill = cid.arg if cid.verb == "fill" else None
+        if cid.verb == "fill" and fill not in LEVELS:
+            raise ServiceError("choose easy, normal or hard for the AI players", "bad_difficulty")
+        try:
+            await self.service.start_table(cid.table, actor, fill_ai=fill)
+        except WrongStatus as exc:
+            if exc.reason != "seats_empty":
+                raise
+            info = await self.service.get_table(cid.table, actor)
+            await answer(
+                interaction,
+                f"⚠️ {exc}. Or fill them with AI players and start now:",
+                view=items.fill_view(info),
             )
-            await self.reply(interaction, f"Table #{cid.table} was cancelled.")
-        elif cid.verb == "hand":
-            await self.send_hand(interaction, cid.table)
+            return
+        await answer(interaction, "The game has started: press **Show my hand** to see your cards.")
+
+    # -- the hand ---------------------------------------------------------------------------
+    async def _hand(
+        self,
+        interaction: discord.Interaction[Any],
+        cid: ComponentId,
+        value: str | None,
+        issued: float,
+    ) -> None:
+        if cid.verb == "hand":
+            await self.hands.show(interaction, cid.table, issued=issued)
         elif cid.verb == "page":
-            await self.edit_hand(interaction, cid.table, int(cid.arg or 0))
-        elif cid.verb in ("act", "pick"):
-            await self._act(interaction, cid, cid.arg if cid.verb == "act" else value)
+            page = _index(cid.arg, "page")
+            await self.hands.show(interaction, cid.table, page=page, issued=issued)
+        elif cid.verb == "lvl":
+            level = _index(value, "bid level")
+            await self.hands.show(interaction, cid.table, level=level, issued=issued)
+        else:
+            await self._act(interaction, cid, cid.arg if cid.verb == "act" else value, issued)
 
     async def _act(
-        self, interaction: discord.Interaction[Any], cid: ComponentId, index: str | None
+        self,
+        interaction: discord.Interaction[Any],
+        cid: ComponentId,
+        index_text: str | None,
+        issued: float,
     ) -> None:
-        if index is None or not index.isdigit():
-            await self.reply(interaction, "⚠️ That card cannot be played now.")
-            return
-        private = await self.service.private_view(cid.table, interaction.user.id)
+        """``index_text`` indexes the clicker's own legal actions at ``cid.seq``:
+        the service refuses it if that is no longer the state."""
+        actor = actor_of(interaction)
+        index = _index(index_text, "choice")
+        private = await self.service.private_view(cid.table, actor)
         if private.table.seq != cid.seq:
-            raise StaleAction("this hand is out of date")
+            raise StaleAction("that hand is out of date", "stale")
         legal = private.view.legal_actions
         if not legal:
-            await self.reply(interaction, "⚠️ It is not your turn.")
-            return
-        if int(index) >= len(legal):
-            raise StaleAction("this hand is out of date")
-        await self.service.act(
-            cid.table, interaction.user.id, str(legal[int(index)]), expected_seq=cid.seq
-        )
-        await self.edit_hand(interaction, cid.table, 0)
+            raise StaleAction("it is not your turn any more", "stale")
+        if index >= len(legal):
+            raise StaleAction("that hand is out of date", "stale")
+        self.hands.hold(cid.table, actor.user_id)
+        await self.service.act(cid.table, actor, str(legal[index]), expected_seq=cid.seq)
+        await self.hands.show(interaction, cid.table, issued=issued)
 
-    async def _stale(
-        self, interaction: discord.Interaction[Any], cid: ComponentId, why: str
+    async def _refresh_hand(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, note: str, issued: float
     ) -> None:
-        """A stale click: say so and offer a fresh hand."""
+        """A stale or refused click on a hand: the hand as it is now, with why."""
         try:
-            private = await self.service.private_view(cid.table, interaction.user.id)
+            await self.hands.show(interaction, cid.table, note=note, issued=issued)
         except EngineError as exc:
-            await self.reply(interaction, f"⚠️ {exc}")
-            return
-        view, pages = hand_view(private.table, private.view)
-        text = f"⏳ {why}. Here is your hand as it is now:\n" + render.hand_text(
-            private.table, private.view, 0, pages
-        )
-        await self.reply(interaction, text[:2000], view=view)
+            await self._quietly(answer(interaction, f"⚠️ {exc}"))
+        except discord.HTTPException as exc:
+            log.warning("table %s: could not refresh a hand (%s)", cid.table, exc)
 
-    async def send_hand(
-        self, interaction: discord.Interaction[Any], table_id: int, page: int = 0
+    async def _refuse(
+        self,
+        interaction: discord.Interaction[Any],
+        cid: ComponentId,
+        exc: EngineError,
+        issued: float,
     ) -> None:
-        private = await self.service.private_view(table_id, interaction.user.id)
-        view, pages = hand_view(private.table, private.view, page)
-        await interaction.response.send_message(
-            render.hand_text(private.table, private.view, page, pages), view=view, ephemeral=True
-        )
+        if cid.verb in HAND_VERBS - {"hand"}:
+            await self._refresh_hand(interaction, cid, f"⚠️ {exc}", issued)
+        else:
+            await self._quietly(answer(interaction, f"⚠️ {exc}"))
 
-    async def edit_hand(
-        self, interaction: discord.Interaction[Any], table_id: int, page: int
-    ) -> None:
-        private = await self.service.private_view(table_id, interaction.user.id)
-        view, pages = hand_view(private.table, private.view, page)
-        await interaction.response.edit_message(
-            content=render.hand_text(private.table, private.view, page, pages), view=view
-        )
+    @staticmethod
+    async def _quietly(reply: Any) -> None:
+        try:
+            await reply
+        except discord.HTTPException as exc:
+            log.warning("could not answer a click (%s)", exc)
+
+    # -- for slash commands -------------------------------------------------------------------
+    async def send_hand(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        """``/table hand``: the same live hand as the button."""
+        issued = self.hands.clock()
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.hands.show(interaction, table_id, issued=issued)

@@ -1,116 +1,330 @@
-"""Keeps each table's one channel message up to date, from service updates.
+"""Everything the channel sees, from service updates: one task per table
+that always delivers the latest state.
 
-Edits are batched per table: an update schedules one edit after
-``edit_interval`` seconds and later updates only replace what it will show,
-so a table of AI players cannot hit Discord's rate limits.  Deal summaries
-and results are posted as messages in the table's thread (or channel).
+``on_update`` only records the update in the table's ``TableFeed`` (no I/O:
+the service awaits it) and makes sure the table's task runs.  The task
+loops until nothing is waiting, so an update that arrives while a request
+is in flight is picked up by the next turn of the loop, never lost; it
+stops when the table is idle (no polling anywhere).  Each turn of the loop:
+
+1. posts a rematch's lobby message, opens the game's thread (once);
+2. announces a change of decider: the new decider's live hand is edited in
+   place, hands that still offer a passed turn are refreshed, and the turn
+   ping replaces the table's previous one (``pings.py``);
+3. posts milestones (deal summaries, results), in order;
+4. edits the table message with the newest state -- at most once per
+   ``edit_interval``, with a fresh picture (``render_table_png`` of the
+   spectator view, drawn off the event loop) -- the last update always
+   lands.
+
+A channel request that fails (missing permissions) is logged and told to
+the players once per table: in the channel if posting still works, else
+to the next person who clicks (``take_problem``); the table goes on.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import inspect
+import io
 import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.services.models import TableUpdate
-from bot.ui import render
-from bot.ui.items import lobby_view, table_view
+from bot.services.models import TableInfo, TableUpdate
+from bot.ui import items, render
+from bot.ui.feed import TableFeed
+from bot.ui.image import render_table_png
+from bot.ui.live_hands import LiveHands
+from bot.ui.pings import TurnPings, away_text
+from bot.ui.replies import clip
 
 if TYPE_CHECKING:
     from bot.client import CardBot
 
 log = logging.getLogger(__name__)
+#: transient errors (5xx) retried before telling the players
+MAX_RETRIES = 3
+RETRY_SECONDS = 2.0
+NOTES = {
+    "resumed": "♻️ The bot restarted: this table was resumed.",
+    "abandoned": "This table was abandoned.",
+    "finished": "The game is over.",
+}
+PERMISSIONS = (
+    "View Channel, Send Messages, Embed Links, Attach Files, Read Message History "
+    "and Create Public Threads"
+)
+_PICTURE_KW = set(inspect.signature(render_table_png).parameters) & {"away", "title"}
+
+
+def picture(info: TableInfo, update: TableUpdate) -> bytes:
+    """The table as a PNG, from the spectator view (runs in a thread)."""
+    assert update.view is not None and update.view.seat is None
+    extra: dict[str, Any] = {}
+    if "away" in _PICTURE_KW:
+        extra["away"] = tuple(s.seat for s in info.seats if s.away)
+    if "title" in _PICTURE_KW:
+        extra["title"] = f"Table #{info.id}"
+    return render_table_png(update.view, render.seat_names(info), **extra)
 
 
 class Presenter:
-    def __init__(self, bot: CardBot, edit_interval: float) -> None:
+    def __init__(
+        self, bot: CardBot, edit_interval: float, hands: LiveHands, pings: TurnPings
+    ) -> None:
         self.bot = bot
         self.edit_interval = edit_interval
-        self.latest: dict[int, TableUpdate] = {}
-        self.flushes: dict[int, asyncio.Task[None]] = {}
+        self.hands = hands
+        self.pings = pings
+        self.feeds: dict[int, TableFeed] = {}
 
+    # -- entry points (no I/O) ------------------------------------------------------------
     async def on_update(self, update: TableUpdate) -> None:
-        info = update.table
-        if info.message_id is None or info.channel_id is None:
-            return
-        self.latest[info.id] = update
-        if update.kind == "action" and info.status == "playing" and update.table.seq == 0:
-            await self._open_thread(update)
-        if update.kind in ("deal_end", "finished", "abandoned") or update.table.status != "playing":
-            await self._flush(info.id)  # milestones go out at once, in order
-        elif info.id not in self.flushes or self.flushes[info.id].done():
-            self.flushes[info.id] = asyncio.create_task(
-                self._later(info.id), name=f"cardtable-edit-{info.id}"
+        feed = self._feed(update.table.id)
+        feed.absorb(update)
+        self._run_soon(feed)
+
+    def post_lobby(self, info: TableInfo) -> None:
+        """Post a lobby message for a table that has none yet (a rematch)."""
+        feed = self._feed(info.id)
+        if feed.message_id is None and info.message_id is None:
+            feed.channel_id = feed.channel_id or info.channel_id
+            feed.lobby_post = info
+            feed.wake.set()
+            self._run_soon(feed)
+
+    def take_problem(self, table_id: int) -> str | None:
+        """A channel problem the players were not told about yet (once)."""
+        feed = self.feeds.get(table_id)
+        if feed is None or feed.problem is None or feed.problem_reported:
+            return None
+        feed.problem_reported = True
+        return feed.problem
+
+    async def close(self) -> None:
+        tasks = [f.task for f in self.feeds.values() if f.task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def _feed(self, table_id: int) -> TableFeed:
+        feed = self.feeds.get(table_id)
+        if feed is None:
+            feed = self.feeds[table_id] = TableFeed(table_id)
+        return feed
+
+    def _run_soon(self, feed: TableFeed) -> None:
+        if feed.task is None or feed.task.done():
+            feed.task = asyncio.create_task(
+                self._run(feed), name=f"cardtable-present-{feed.table_id}"
             )
-        if update.kind == "deal_end" and update.view is not None:
-            await self._post(update, render.deal_summary(info, update.view))
-        if update.kind == "finished" and update.view is not None:
-            if update.view.last_deal is not None:
-                await self._post(update, render.deal_summary(info, update.view))
-            await self._post(update, render.result_text(info, update.view, update.results))
 
-    async def _later(self, table_id: int) -> None:
-        await asyncio.sleep(self.edit_interval)
-        await self._flush(table_id)
-
-    async def _flush(self, table_id: int) -> None:
-        update = self.latest.pop(table_id, None)
-        if update is None:
-            return
-        info = update.table
-        channel = self.bot.get_partial_messageable(info.channel_id or 0)
-        message = channel.get_partial_message(info.message_id or 0)
+    # -- the per-table task -------------------------------------------------------------------
+    async def _run(self, feed: TableFeed) -> None:
+        loop = asyncio.get_running_loop()
         try:
-            if info.status == "lobby" or update.view is None:
-                await message.edit(embed=render.lobby_embed(info), view=lobby_view(info))
-            else:
-                note = {
-                    "resumed": "♻️ The bot restarted: this table was resumed.",
-                    "abandoned": "This table was abandoned.",
-                    "finished": "The game is over.",
-                }.get(update.kind, "")
-                if info.status == "abandoned":
-                    note = "This table was abandoned."
-                embed = render.table_embed(info, update.view, note=note)
-                await message.edit(embed=embed, view=table_view(info))
-        except discord.HTTPException:
-            log.warning("could not edit the message of table %s", table_id, exc_info=True)
+            while feed.pending():
+                feed.wake.clear()
+                if feed.lobby_post is not None:
+                    await self._post_lobby(feed)
+                if self._wants_thread(feed):
+                    await self._open_thread(feed)
+                if feed.turn is not None or feed.away_notices:
+                    await self._announce(feed)
+                while feed.posts:
+                    await self._post_milestone(feed, feed.posts.popleft())
+                if feed.latest is None:
+                    continue
+                if feed.message_id is None:
+                    feed.latest = None  # the front end has not posted it yet
+                    continue
+                wait = feed.last_edit + self.edit_interval - loop.time()
+                if wait > 0:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(feed.wake.wait(), wait)
+                    continue
+                update, feed.latest = feed.latest, None
+                feed.last_edit = loop.time()
+                await self._edit(feed, update)
+        except Exception:
+            log.exception("table %s: presenting failed", feed.table_id)
+        finally:
+            told = feed.problem is None or feed.problem_reported
+            if feed.ended and told and not feed.pending() and self.feeds.get(feed.table_id) is feed:
+                del self.feeds[feed.table_id]
 
-    async def _open_thread(self, update: TableUpdate) -> None:
+    # -- the table message ------------------------------------------------------------------
+    async def _table_message(self, update: TableUpdate) -> dict[str, Any]:
         info = update.table
-        if info.guild_id is None or info.thread_id is not None:
+        if info.status == "lobby" or update.view is None:
+            return {
+                "embed": render.lobby_embed(info),
+                "view": items.lobby_view(info),
+                "attachments": [],
+            }
+        note = NOTES.get(update.kind, "")
+        if info.status == "abandoned":
+            note = NOTES["abandoned"]
+        embed = render.table_embed(info, update.view, note=note)
+        png = await asyncio.to_thread(picture, info, update)
+        embed.set_image(url="attachment://table.png")
+        return {
+            "embed": embed,
+            "view": items.table_view(info),
+            "attachments": [discord.File(io.BytesIO(png), filename="table.png")],
+        }
+
+    async def _edit(self, feed: TableFeed, update: TableUpdate) -> None:
+        content = await self._table_message(update)
+        channel = self.bot.get_partial_messageable(feed.channel_id or 0)
+        try:
+            await channel.get_partial_message(feed.message_id or 0).edit(**content)
+        except discord.NotFound:
+            await self._repost(feed, update)
+        except discord.Forbidden as exc:
+            await self._problem(feed, "edit the table message", exc, post_works=True)
+        except discord.HTTPException as exc:
+            feed.retries += 1
+            if feed.retries > MAX_RETRIES:
+                await self._problem(feed, "edit the table message", exc, post_works=False)
+                return
+            log.warning("table %s: edit failed (%s); retrying", feed.table_id, exc)
+            if feed.latest is None:
+                feed.latest = update
+            feed.last_edit += RETRY_SECONDS * feed.retries
+        else:
+            feed.retries = 0
+
+    async def _repost(self, feed: TableFeed, update: TableUpdate) -> None:
+        """The table message was deleted: post it again and remember where."""
+        content = await self._table_message(update)
+        files = content.pop("attachments")
+        if files:
+            content["files"] = files
+        try:
+            message = await self.bot.get_partial_messageable(feed.channel_id or 0).send(**content)
+        except discord.HTTPException as exc:
+            await self._problem(feed, "post the table message", exc, post_works=False)
             return
-        guild = await self.bot.service.get_guild_settings(info.guild_id)
-        if not guild.get("use_threads", True):
+        feed.message_id = message.id
+        await self.bot.service.set_message(feed.table_id, message_id=message.id)
+
+    async def _post_lobby(self, feed: TableFeed) -> None:
+        info, feed.lobby_post = feed.lobby_post, None
+        if info is None or feed.message_id is not None or feed.channel_id is None:
+            return
+        if feed.latest is not None and feed.latest.table.status == "lobby":
+            info, feed.latest = feed.latest.table, None
+        try:
+            message = await self.bot.get_partial_messageable(feed.channel_id).send(
+                embed=render.lobby_embed(info), view=items.lobby_view(info)
+            )
+        except discord.HTTPException as exc:
+            await self._problem(feed, "post the lobby", exc, post_works=False)
+            return
+        feed.message_id = message.id
+        await self.bot.service.set_message(
+            feed.table_id, channel_id=feed.channel_id, message_id=message.id
+        )
+
+    # -- thread, turns, milestones -------------------------------------------------------------
+    def _wants_thread(self, feed: TableFeed) -> bool:
+        return (
+            not feed.thread_tried
+            and feed.thread_id is None
+            and feed.guild_id is not None
+            and feed.message_id is not None
+            and feed.status == "playing"
+        )
+
+    async def _open_thread(self, feed: TableFeed) -> None:
+        feed.thread_tried = True
+        settings = await self.bot.service.get_guild_settings(feed.guild_id)
+        if not settings.get("use_threads", True):
             return
         try:
             thread = await self.bot.http.start_thread_with_message(
-                info.channel_id or 0,
-                info.message_id or 0,
-                name=f"table-{info.id}",
+                feed.channel_id or 0,
+                feed.message_id or 0,
+                name=f"table-{feed.table_id}",
                 auto_archive_duration=1440,
             )
-        except discord.HTTPException:
-            log.warning("could not open a thread for table %s", info.id, exc_info=True)
+        except discord.HTTPException as exc:  # no thread: posts go to the channel
+            log.warning("table %s: no thread (%s); using the channel", feed.table_id, exc)
             return
-        await self.bot.service.set_message(info.id, thread_id=int(thread["id"]))
+        feed.thread_id = int(thread["id"])
+        await self.bot.service.set_message(feed.table_id, thread_id=feed.thread_id)
 
-    async def _post(self, update: TableUpdate, text: str) -> None:
-        info = await self.bot.service.get_table(update.table.id)
-        target = info.thread_id or info.channel_id
-        if not target or not text:
+    async def _announce(self, feed: TableFeed) -> None:
+        turn, feed.turn = feed.turn, None
+        notices, feed.away_notices = feed.away_notices, []
+        if turn is not None:
+            info = turn.info
+            ready = False
+            if turn.user_id is not None:
+                ready = await self.hands.refresh(feed.table_id, turn.user_id)
+            for user in self.hands.stale(feed.table_id, turn.user_id):
+                await self.hands.refresh(feed.table_id, user)
+            if info.status in ("finished", "abandoned"):
+                self.hands.forget(feed.table_id)
+            target = feed.target
+            try:
+                if turn.user_id is None or target is None or not await self.pings.wanted(info):
+                    await self.pings.clear(feed.table_id)
+                else:
+                    await self.pings.ping(info, turn.user_id, target, hand_ready=ready)
+            except discord.HTTPException as exc:
+                await self._problem(feed, "post turn pings", exc, post_works=False)
+        for _seat, user in notices:
+            if feed.target is None or feed.info is None:
+                continue
+            try:
+                await self.pings.notice(user, feed.target, away_text(feed.info, user))
+            except discord.HTTPException as exc:
+                await self._problem(feed, "post in the table's channel", exc, post_works=False)
+
+    async def _post_milestone(self, feed: TableFeed, update: TableUpdate) -> None:
+        info, view = update.table, update.view
+        if view is None or feed.target is None:
             return
-        try:
-            await self.bot.get_partial_messageable(target).send(text)
-        except discord.HTTPException:
-            log.warning("could not post to table %s", info.id, exc_info=True)
+        texts = []
+        if view.last_deal is not None:
+            texts.append(render.deal_summary(info, view))
+        if update.kind == "finished":
+            texts.append(render.result_text(info, view, update.results))
+        channel = self.bot.get_partial_messageable(feed.target)
+        for text in texts:
+            if not text:
+                continue
+            try:
+                await channel.send(clip(text), allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException as exc:
+                await self._problem(feed, "post in the table's channel", exc, post_works=False)
+                return
 
-    async def close(self) -> None:
-        for task in self.flushes.values():
-            task.cancel()
-        await asyncio.gather(*self.flushes.values(), return_exceptions=True)
-
-    def pending(self) -> list[Any]:
-        return [t for t in self.flushes.values() if not t.done()]
+    # -- problems ---------------------------------------------------------------------------------
+    async def _problem(
+        self, feed: TableFeed, doing: str, exc: discord.HTTPException, *, post_works: bool
+    ) -> None:
+        """Log it; tell the players once (in the channel if posting may still
+        work, else the next person who clicks gets it)."""
+        log.warning("table %s: could not %s (%s)", feed.table_id, doing, exc)
+        if feed.problem is not None:
+            return
+        where = f"<#{feed.channel_id}>" if feed.channel_id else "this channel"
+        feed.problem = clip(
+            f"⚠️ I could not {doing} for table #{feed.table_id} in {where} "
+            f"(Discord said: {exc.text or exc.status}). A server admin can fix this by giving "
+            f"me {PERMISSIONS} there. The game goes on: press **Show my hand** to play."
+        )
+        if post_works and feed.channel_id is not None:
+            try:
+                await self.bot.get_partial_messageable(feed.channel_id).send(
+                    feed.problem, allowed_mentions=discord.AllowedMentions.none()
+                )
+            except discord.HTTPException:
+                return
+            feed.problem_reported = True

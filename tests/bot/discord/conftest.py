@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import pytest
 
@@ -49,24 +50,25 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> FakeDiscord:
     return discord_fake
 
 
-def make_settings(tmp_path) -> Settings:
+def make_settings(tmp_path: Any, edit_interval: float = 0.0) -> Settings:
     return Settings(
         discord_token=None,
         database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}",
-        edit_interval=0.0,
+        edit_interval=edit_interval,
         _env_file=None,
     )
 
 
-async def start_bot(tmp_path) -> CardBot:
-    bot = CardBot(make_settings(tmp_path), ai_budget_ms=20)
+async def start_bot(tmp_path: Any, *, edit_interval: float = 0.0, **kw: Any) -> CardBot:
+    """Log in as production does; ``kw`` reaches ``CardBot`` (clocks...)."""
+    bot = CardBot(make_settings(tmp_path, edit_interval), ai_budget_ms=20, **kw)
     await bot.login("fake-token")
     await settle()
     return bot
 
 
 @pytest.fixture
-async def bot(fake: FakeDiscord, tmp_path) -> AsyncIterator[CardBot]:
+async def bot(fake: FakeDiscord, tmp_path: Any) -> AsyncIterator[CardBot]:
     client = await start_bot(tmp_path)
     yield client
     await settle()

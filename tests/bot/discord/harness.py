@@ -2,16 +2,34 @@
 serialises what it would send; only its two network edges are faked
 (``HTTPClient.request`` and ``AsyncWebhookAdapter.request``), per
 shared/TESTING-DISCORD.md.  Every request is recorded; an unmodelled route
-raises."""
+raises.
+
+Beyond recording, the fake models what the flow depends on:
+
+* **latency**: ``fake.latency = 1.0`` makes every request take a second
+  (``rest_latency`` / ``hook_latency`` override it per transport); each
+  ``Sent`` carries the order and loop time at which it started and finished,
+  so tests compare event order, not wall-clock thresholds;
+* **failures**: ``fake.fail("PATCH", "/channels/{channel_id}/messages/{message_id}")``
+  answers that route with 403 Missing Permissions (or another status);
+* **messages**: channel posts, edits and deletes; DMs; interaction replies
+  with their ``@original`` message (a deferred update's original is the
+  message the component is on); webhook edits and deletes by id or
+  ``@original``; multipart uploads (the JSON part is parsed, file names kept
+  as attachments); expired interaction tokens.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import json as _json
 import re
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
+import discord
 from discord.http import HTTPClient
 from discord.webhook.async_ import AsyncWebhookAdapter
 
@@ -19,6 +37,9 @@ APP_ID = 900000000000000001
 BOT_ID = 900000000000000002
 GUILD = 800000000000000001
 CHANNEL = 700000000000000001
+#: a second server, for cross-server refusals
+OTHER_GUILD = 800000000000000002
+OTHER_CHANNEL = 700000000000000002
 _ids = itertools.count(600000000000000001)
 
 LIMITS = {
@@ -30,6 +51,20 @@ LIMITS = {
     "custom_id": 100,
     "label": 80,
 }
+EPHEMERAL = 64
+#: the bot's permissions in the channel: everything a table needs
+BOT_PERMISSIONS = str(
+    sum(
+        1 << bit
+        for bit in (10, 11, 14, 15, 16, 35, 38)  # view, send, embed, attach, history, threads
+    )
+)
+LOADING = 128
+MESSAGE_PATH = "/channels/{channel_id}/messages/{message_id}"
+POST_PATH = "/channels/{channel_id}/messages"
+HOOK_MESSAGE = "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"
+HOOK_ORIGINAL = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
+CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
 
 
 def snowflake() -> str:
@@ -56,19 +91,55 @@ class Sent:
     params: dict[str, Any]
     json: dict[str, Any] | list[Any] | None
     route_params: dict[str, Any]
-    #: who may read it: "public", or a user id for an ephemeral reply
+    #: who may read it: "public", or a user id for an ephemeral reply or a DM
     audience: Any = "public"
+    #: names of uploaded files (multipart)
+    files: list[str] = field(default_factory=list)
+    #: order of events across all requests: when it started and when it finished
+    started: int = 0
+    finished: int | None = None
+    t_start: float = 0.0
+    t_end: float | None = None
+    #: the status it was answered with
+    status: int = 200
+
+
+@dataclass
+class Failure:
+    method: str
+    path: str
+    status: int
+    code: int
+    message: str
+    #: only requests whose route ids match these (e.g. {"channel_id": "7"})
+    where: dict[str, str]
+    times: int | None
 
 
 @dataclass
 class FakeDiscord:
     sent: list[Sent] = field(default_factory=list)
     messages: dict[str, dict[str, Any]] = field(default_factory=dict)
-    #: interaction token -> (user id, ephemeral original?)
+    #: interaction token -> the user who clicked
     tokens: dict[str, int] = field(default_factory=dict)
     ephemeral_tokens: set[str] = field(default_factory=set)
+    #: interaction token -> its @original message id
+    original: dict[str, str] = field(default_factory=dict)
+    #: interaction token -> the id of the message its component is on
+    component_message: dict[str, str] = field(default_factory=dict)
+    #: interaction token -> ids of the follow-up messages it created
+    followups: dict[str, set[str]] = field(default_factory=dict)
+    expired_tokens: set[str] = field(default_factory=set)
+    #: DM channel id -> its user
+    dm_channels: dict[str, int] = field(default_factory=dict)
+    deleted: set[str] = field(default_factory=set)
     #: called with every recorded request, as it is made (hidden-information checks)
     on_send: Any = None
+    latency: float = 0.0
+    rest_latency: float | None = None
+    hook_latency: float | None = None
+    failures: list[Failure] = field(default_factory=list)
+    _order: Any = field(default_factory=itertools.count)
 
     # -- the two seams ---------------------------------------------------------------
     def install(self, monkeypatch: Any) -> None:
@@ -77,7 +148,13 @@ class FakeDiscord:
         async def http_request(
             self_http: HTTPClient, route: Any, *, files: Any = None, form: Any = None, **kw: Any
         ) -> Any:
-            return fake.rest(route, kw.get("json"), kw.get("params") or {})
+            body = kw.get("json")
+            names: list[str] = []
+            if form:
+                body, names = _multipart(form)
+            return await fake._timed(
+                "rest", route, body, kw.get("params") or {}, names, fake.rest_latency
+            )
 
         async def hook_request(
             self_adapter: Any,
@@ -90,17 +167,131 @@ class FakeDiscord:
             params: Any = None,
             **kw: Any,
         ) -> Any:
+            names: list[str] = []
             if payload is None and multipart:
-                import json as _json
-
-                payload = _json.loads(multipart[0]["value"])
-            return fake.webhook(route, payload, params or {})
+                payload, names = _multipart(multipart)
+            return await fake._timed("hook", route, payload, params or {}, names, fake.hook_latency)
 
         monkeypatch.setattr(HTTPClient, "request", http_request)
         monkeypatch.setattr(AsyncWebhookAdapter, "request", hook_request)
 
+    def fail(
+        self,
+        method: str,
+        path: str,
+        *,
+        status: int = 403,
+        code: int = 50013,
+        message: str = "Missing Permissions",
+        times: int | None = None,
+        **where: Any,
+    ) -> None:
+        """Answer ``method path`` (a route template) with an error from now on
+        (``times``: only that many times), e.g. 403 Missing Permissions."""
+        self.failures.append(
+            Failure(
+                method, path, status, code, message, {k: str(v) for k, v in where.items()}, times
+            )
+        )
+
+    def heal(self) -> None:
+        self.failures.clear()
+
+    async def _timed(
+        self,
+        kind: str,
+        route: Any,
+        body: Any,
+        params: dict[str, Any],
+        names: list[str],
+        latency: float | None,
+    ) -> Any:
+        loop = asyncio.get_running_loop()
+        start, t_start = next(self._order), loop.time()
+        if kind == "rest":
+            sent = self._record_rest(route, body, params)
+        else:
+            sent = self._record_hook(route, body, params)
+        sent.files, sent.started, sent.t_start = names, start, t_start
+        self._notify(sent)
+        delay = self.latency if latency is None else latency
+        if delay:
+            await asyncio.sleep(delay)
+        try:
+            failure = self._failure_for(sent)
+            if failure is not None:
+                sent.status = failure.status
+                raise _http_error(failure)
+            if kind == "rest":
+                return self.rest(route, body, sent)
+            return self.webhook(route, body, sent)
+        finally:
+            sent.finished, sent.t_end = next(self._order), loop.time()
+
+    def _failure_for(self, sent: Sent) -> Failure | None:
+        for failure in self.failures:
+            if (failure.method, failure.path) != (sent.method, sent.path):
+                continue
+            if any(str(sent.route_params.get(k)) != v for k, v in failure.where.items()):
+                continue
+            if failure.times is not None:
+                if failure.times <= 0:
+                    continue
+                failure.times -= 1
+            return failure
+        token = sent.route_params.get("token")
+        if sent.transport != "rest" and str(token) in self.expired_tokens:
+            return Failure(sent.method, sent.path, 404, 10015, "Unknown Webhook", {}, None)
+        return None
+
+    def _record_rest(self, route: Any, body: Any, params: dict[str, Any]) -> Sent:
+        rp = route_params(route)
+        audience: Any = "public"
+        if route.path == POST_PATH and str(rp.get("channel_id")) in self.dm_channels:
+            audience = self.dm_channels[str(rp["channel_id"])]
+        sent = Sent("rest", route.method, route.path, params, body, rp, audience)
+        self.sent.append(sent)
+        return sent
+
+    def _record_hook(self, route: Any, body: Any, params: dict[str, Any]) -> Sent:
+        token = str(getattr(route, "webhook_token", None))
+        user = self.tokens.get(token)
+        rp = {**route_params(route), "webhook_id": getattr(route, "webhook_id", None)}
+        rp["token"] = token
+        data = ((body or {}).get("data") if route.path == CALLBACK else body) or {}
+        ephemeral = bool(data.get("flags", 0) & EPHEMERAL)
+        if route.path == CALLBACK:
+            kind = body["type"]
+            if kind in (6, 7):  # a deferred update or an update of the component's message
+                target = self.messages.get(self.component_message.get(token, ""), {})
+                ephemeral = bool(target.get("flags", 0) & EPHEMERAL)
+            audience = user if ephemeral else "public"
+            sent = Sent("interaction", route.method, route.path, params, body, rp, audience)
+        else:
+            target_id = self._hook_target(route, rp, token)
+            target = self.messages.get(target_id or "", {})
+            if route.method == "POST":
+                audience = user if ephemeral else "public"
+            else:
+                audience = target.get("_audience", "public")
+            sent = Sent("webhook", route.method, route.path, params, body, rp, audience)
+        self.sent.append(sent)
+        return sent
+
+    def _hook_target(self, route: Any, rp: dict[str, Any], token: str) -> str | None:
+        if route.path.endswith("/@original"):
+            return self.original.get(token)
+        return rp.get("message_id")
+
+    # -- REST ---------------------------------------------------------------------------
     def message(
-        self, channel_id: str, body: dict[str, Any], *, flags: int = 0, msg_id: str | None = None
+        self,
+        channel_id: str,
+        body: dict[str, Any],
+        *,
+        flags: int = 0,
+        msg_id: str | None = None,
+        attachments: list[str] | None = None,
     ) -> dict[str, Any]:
         msg = {
             "id": msg_id or snowflake(),
@@ -110,7 +301,7 @@ class FakeDiscord:
             "embeds": body.get("embeds") or [],
             "components": body.get("components") or [],
             "author": {**user_payload(BOT_ID), "bot": True},
-            "attachments": [],
+            "attachments": [_attachment(n) for n in attachments or []],
             "mentions": [],
             "mention_roles": [],
             "pinned": False,
@@ -121,14 +312,30 @@ class FakeDiscord:
             "flags": body.get("flags", flags) or 0,
             "application_id": str(APP_ID),
         }
+        if body.get("allowed_mentions") is not None:
+            msg["_allowed_mentions"] = body["allowed_mentions"]
         self.messages[msg["id"]] = msg
         return msg
 
-    def rest(self, route: Any, body: Any, params: dict[str, Any]) -> Any:
-        path, method = route.path, route.method
-        rp = route_params(route)
-        self.sent.append(Sent("rest", method, path, params, body, rp))
-        self._notify()
+    def _edit(self, msg_id: str, body: dict[str, Any], files: list[str]) -> dict[str, Any]:
+        if msg_id not in self.messages or msg_id in self.deleted:
+            raise _http_error(Failure("", "", 404, 10008, "Unknown Message", {}, None))
+        msg = self.messages[msg_id]
+        msg.update({k: v for k, v in body.items() if k in ("content", "embeds", "components")})
+        if "attachments" in body or files:
+            kept = [
+                a
+                for a in msg["attachments"]
+                if any(str(b.get("id")) == a["id"] for b in body.get("attachments") or [])
+            ]
+            msg["attachments"] = kept + [_attachment(n) for n in files]
+        if msg.get("flags", 0) & LOADING:
+            msg["flags"] = msg["flags"] & ~LOADING
+        msg["edited_timestamp"] = "2026-11-23T00:00:01+00:00"
+        return msg
+
+    def rest(self, route: Any, body: Any, sent: Sent) -> Any:
+        path, method, rp = route.path, route.method, sent.route_params
         if (method, path) == ("GET", "/users/@me"):
             return {
                 **user_payload(BOT_ID),
@@ -164,12 +371,29 @@ class FakeDiscord:
                 }
                 for cmd in body
             ]
-        if (method, path) == ("POST", "/channels/{channel_id}/messages"):
-            return self.message(str(rp["channel_id"]), body)
-        if (method, path) == ("PATCH", "/channels/{channel_id}/messages/{message_id}"):
-            msg = self.messages[str(rp["message_id"])]
-            msg.update({k: v for k, v in body.items() if k in ("content", "embeds", "components")})
+        if (method, path) == ("POST", POST_PATH):
+            msg = self.message(str(rp["channel_id"]), body or {}, attachments=sent.files)
+            if sent.audience != "public":
+                msg["_audience"] = sent.audience
             return msg
+        if (method, path) == ("PATCH", MESSAGE_PATH):
+            return self._edit(str(rp["message_id"]), body or {}, sent.files)
+        if (method, path) == ("DELETE", MESSAGE_PATH):
+            if str(rp["message_id"]) not in self.messages or str(rp["message_id"]) in self.deleted:
+                raise _http_error(Failure("", "", 404, 10008, "Unknown Message", {}, None))
+            self.deleted.add(str(rp["message_id"]))
+            return None
+        if (method, path) == ("POST", "/users/@me/channels"):
+            user = int(body["recipient_id"])
+            channel = next((c for c, u in self.dm_channels.items() if u == user), None)
+            channel = channel or snowflake()
+            self.dm_channels[channel] = user
+            return {
+                "id": channel,
+                "type": 1,
+                "last_message_id": None,
+                "recipients": [user_payload(user)],
+            }
         if (method, path) == ("POST", "/channels/{channel_id}/messages/{message_id}/threads"):
             return {
                 "id": snowflake(),
@@ -187,59 +411,66 @@ class FakeDiscord:
             }
         raise AssertionError(f"unmodelled REST route {method} {path}")
 
-    def webhook(self, route: Any, body: Any, params: dict[str, Any]) -> Any:
+    # -- interaction webhooks ----------------------------------------------------------------
+    def webhook(self, route: Any, body: Any, sent: Sent) -> Any:
         path, method = route.path, route.method
-        token = getattr(route, "webhook_token", None)
-        user = self.tokens.get(str(token))
-        rp = {"webhook_id": getattr(route, "webhook_id", None), "token": token}
-        if path == "/interactions/{webhook_id}/{webhook_token}/callback":
-            kind = body["type"]
-            data = body.get("data") or {}
-            ephemeral = bool(data.get("flags", 0) & 64)
-            audience = user if ephemeral else "public"
-            self.sent.append(Sent("interaction", method, path, params, body, rp, audience))
-            interaction = {
-                "id": str(rp["webhook_id"]),
-                "type": 2,
-                "response_message_loading": kind == 5,
-                "response_message_ephemeral": ephemeral,
-            }
-            if kind != 7:
-                self._notify()
-            if kind in (4, 5):
-                msg = self.message(str(CHANNEL), data, flags=64 if ephemeral else 0)
-                if ephemeral:
-                    msg["_audience"] = user
-                    self.ephemeral_tokens.add(str(token))
-                interaction["response_message_id"] = msg["id"]
-                return {"interaction": interaction, "resource": {"type": kind, "message": msg}}
-            if kind == 7:  # update the message the component is on
-                if str(token) in self.ephemeral_tokens:
-                    self.sent[-1].audience = user
-                self._notify()
-                return {
-                    "interaction": interaction,
-                    "resource": {
-                        "type": 7,
-                        "message": {**self.message(str(CHANNEL), data), "flags": 0},
-                    },
-                }
-            return {"interaction": interaction}
-        if path.startswith("/webhooks/{webhook_id}/{webhook_token}"):
-            ephemeral = (
-                bool((body or {}).get("flags", 0) & 64) or str(token) in self.ephemeral_tokens
-            )
-            self.sent.append(
-                Sent("webhook", method, path, params, body, rp, user if ephemeral else "public")
-            )
-            self._notify()
-            msg = self.message(str(CHANNEL), body or {}, flags=64 if ephemeral else 0)
+        token = sent.route_params["token"]
+        if path == CALLBACK:
+            return self._callback(body, sent, token)
+        if (method, path) == ("POST", "/webhooks/{webhook_id}/{webhook_token}"):
+            flags = EPHEMERAL if sent.audience != "public" else 0
+            msg = self.message(str(CHANNEL), body or {}, flags=flags, attachments=sent.files)
+            if flags:
+                msg["_audience"] = sent.audience
+            self.followups.setdefault(token, set()).add(msg["id"])
             return msg
+        if path in (HOOK_ORIGINAL, HOOK_MESSAGE):
+            target = self._hook_target(route, sent.route_params, token)
+            allowed = {self.original.get(token), *self.followups.get(token, set())}
+            if target is None or target not in allowed:
+                raise _http_error(Failure("", "", 404, 10008, "Unknown Message", {}, None))
+            if method == "PATCH":
+                return self._edit(target, body or {}, sent.files)
+            if method == "GET":
+                return self.messages[target]
+            if method == "DELETE":
+                self.deleted.add(target)
+                return None
         raise AssertionError(f"unmodelled webhook route {method} {path}")
 
-    def _notify(self) -> None:
+    def _callback(self, body: Any, sent: Sent, token: str) -> Any:
+        kind = body["type"]
+        data = body.get("data") or {}
+        ephemeral = sent.audience != "public"
+        interaction: dict[str, Any] = {
+            "id": str(sent.route_params["webhook_id"]),
+            "type": 2,
+            "response_message_loading": kind == 5,
+            "response_message_ephemeral": ephemeral,
+        }
+        if kind in (4, 5):  # a new message (5: "thinking..." until edited)
+            flags = (EPHEMERAL if ephemeral else 0) | (LOADING if kind == 5 else 0)
+            msg = self.message(str(CHANNEL), data, flags=flags, attachments=sent.files)
+            if ephemeral:
+                msg["_audience"] = sent.audience
+                self.ephemeral_tokens.add(token)
+            self.original[token] = msg["id"]
+            interaction["response_message_id"] = msg["id"]
+            return {"interaction": interaction, "resource": {"type": kind, "message": msg}}
+        if kind in (6, 7):  # the component's own message is the original
+            target = self.component_message.get(token)
+            if target is not None:
+                self.original[token] = target
+                interaction["response_message_id"] = target
+            if kind == 7 and target is not None:
+                msg = self._edit(target, data, sent.files)
+                return {"interaction": interaction, "resource": {"type": 7, "message": msg}}
+            return {"interaction": interaction}
+        return {"interaction": interaction}
+
+    def _notify(self, sent: Sent) -> None:
         if self.on_send is not None:
-            self.on_send(self.sent[-1])
+            self.on_send(sent)
 
     # -- building interactions ----------------------------------------------------------------
     def interaction(
@@ -251,9 +482,14 @@ class FakeDiscord:
         message: dict[str, Any] | None = None,
         permissions: str = "0",
         roles: list[str] | None = None,
+        guild_id: int = GUILD,
+        channel_id: int | None = None,
+        app_permissions: str = BOT_PERMISSIONS,
     ) -> dict[str, Any]:
         iid, token = snowflake(), f"token{snowflake()}"
         self.tokens[token] = user_id
+        if channel_id is None:
+            channel_id = CHANNEL if guild_id == GUILD else OTHER_CHANNEL
         payload = {
             "id": iid,
             "application_id": str(APP_ID),
@@ -261,14 +497,14 @@ class FakeDiscord:
             "token": token,
             "version": 1,
             "attachment_size_limit": 8388608,
-            "guild_id": str(GUILD),
-            "channel_id": str(CHANNEL),
+            "guild_id": str(guild_id),
+            "channel_id": str(channel_id),
             "channel": {
-                "id": str(CHANNEL),
+                "id": str(channel_id),
                 "type": 0,
                 "name": "card-tables",
                 "position": 0,
-                "guild_id": str(GUILD),
+                "guild_id": str(guild_id),
                 "permission_overwrites": [],
                 "nsfw": False,
                 "parent_id": None,
@@ -287,12 +523,13 @@ class FakeDiscord:
             "guild_locale": "en-US",
             "entitlements": [],
             "authorizing_integration_owners": {},
-            "app_permissions": "0",
+            "app_permissions": app_permissions,
             "context": 0,
         }
         if message is not None:
             payload["message"] = {k: v for k, v in message.items() if not k.startswith("_")}
-            if message.get("flags", 0) & 64:
+            self.component_message[token] = str(message["id"])
+            if message.get("flags", 0) & EPHEMERAL:
                 self.ephemeral_tokens.add(token)
         return payload
 
@@ -307,14 +544,137 @@ class FakeDiscord:
             opts = [{"name": sub, "type": 1, "options": opts}]
         return {"id": snowflake(), "name": name, "type": 1, "options": opts, "guild_id": str(GUILD)}
 
+    def expire(self, token: str) -> None:
+        """From now on, the interaction token is refused (404 Unknown Webhook)."""
+        self.expired_tokens.add(token)
+
     # -- reading what was sent --------------------------------------------------------------------
     def replies(self, since: int = 0) -> list[Sent]:
         return [s for s in self.sent[since:] if s.transport in ("interaction", "webhook")]
+
+    def channel_requests(self, since: int = 0) -> list[Sent]:
+        """Channel traffic (posts, edits, deletes, threads): not login or command sync."""
+        return [
+            s
+            for s in self.sent[since:]
+            if s.transport == "rest" and s.path.startswith("/channels/")
+        ]
+
+    def reply_message(self, sent: Sent) -> dict[str, Any]:
+        """The message an interaction reply created or edited (its @original,
+        or the follow-up / edited message)."""
+        token = sent.route_params["token"]
+        if sent.path == HOOK_MESSAGE:
+            return self.messages[str(sent.route_params["message_id"])]
+        if sent.method == "POST" and sent.transport == "webhook":
+            return self.messages[max(self.followups[token], key=int)]
+        return self.messages[self.original[token]]
 
     @staticmethod
     def body_of(sent: Sent) -> dict[str, Any]:
         body = sent.json if isinstance(sent.json, dict) else {}
         return body.get("data", body) if sent.transport == "interaction" else body
+
+
+# -- playing through the fake ------------------------------------------------------------------------
+def send(bot: Any, fake: FakeDiscord, kind: int, data: dict[str, Any], user: int, **kw: Any) -> str:
+    """Feed an interaction to discord.py's own parser; returns its token."""
+    payload = fake.interaction(kind, data, user, **kw)
+    bot._connection.parsers["INTERACTION_CREATE"](payload)
+    return str(payload["token"])
+
+
+async def click(
+    bot: Any,
+    fake: FakeDiscord,
+    message: dict[str, Any],
+    pattern: str,
+    user: int,
+    values: list[str] | None = None,
+    **kw: Any,
+) -> list[Sent]:
+    """Click a component of a message the bot really sent; the replies."""
+    start = len(fake.sent)
+    send(
+        bot, fake, 3, click_data(find_button(message, pattern), values), user, message=message, **kw
+    )
+    await settle()
+    return fake.replies(start)
+
+
+def table_message(fake: FakeDiscord, bot: Any, table_id: int) -> dict[str, Any]:
+    live = bot.service.tables.get(table_id) or bot.service.recent[table_id]
+    return fake.messages[str(live.message_id)]
+
+
+def answer_of(fake: FakeDiscord, replies: list[Sent]) -> dict[str, Any]:
+    """The message that answers a click: its @original (the hand, the note)."""
+    assert replies, "the bot did not answer"
+    return fake.messages[fake.original[replies[0].route_params["token"]]]
+
+
+def answer_text(fake: FakeDiscord, replies: list[Sent]) -> str:
+    """The clicker-only answer's text (and check that it is ephemeral)."""
+    message = answer_of(fake, replies)
+    assert message.get("flags", 0) & EPHEMERAL, "the answer must be ephemeral"
+    return str(message.get("content") or "")
+
+
+def live_hand(fake: FakeDiscord, bot: Any, table_id: int, user: int) -> dict[str, Any] | None:
+    """The user's live hand message, as the bot remembers it."""
+    hand = bot.hands.current(table_id, user)
+    if hand is None:
+        return None
+    return fake.messages.get(fake.original.get(hand.interaction.token, ""))
+
+
+def choices_of(hand: dict[str, Any], seq: int) -> list[dict[str, Any]]:
+    """The enabled choices of a hand at ``seq``: card/choice buttons first,
+    then menus (``pick``, the Blot ``lvl`` menu)."""
+    buttons, menus = [], []
+    for comp in components_of(hand):
+        cid = comp.get("custom_id", "")
+        if f":{seq}:" not in cid or comp.get("disabled"):
+            continue
+        if comp["type"] == 2 and ":act:" in cid:
+            buttons.append(comp)
+        elif comp["type"] == 3 and (":pick:" in cid or ":lvl:" in cid):
+            menus.append(comp)
+    return buttons + menus
+
+
+def _multipart(form: Any) -> tuple[dict[str, Any] | None, list[str]]:
+    body: dict[str, Any] | None = None
+    names: list[str] = []
+    for part in form:
+        if part.get("name") == "payload_json":
+            body = _json.loads(part["value"])
+        elif part.get("filename"):
+            names.append(str(part["filename"]))
+    return body, names
+
+
+def _attachment(name: str) -> dict[str, Any]:
+    ident = snowflake()
+    return {
+        "id": ident,
+        "filename": name,
+        "size": 1,
+        "url": f"https://cdn.example/{ident}/{name}",
+        "proxy_url": f"https://media.example/{ident}/{name}",
+    }
+
+
+def _http_error(failure: Failure) -> discord.HTTPException:
+    response = SimpleNamespace(status=failure.status, reason="fake", headers={})
+    data = {"code": failure.code, "message": failure.message}
+    if failure.status == 403:
+        return discord.Forbidden(response, data)  # type: ignore[arg-type]
+    if failure.status == 404:
+        return discord.NotFound(response, data)  # type: ignore[arg-type]
+    if failure.status >= 500:
+        return discord.DiscordServerError(response, data)  # type: ignore[arg-type]
+    return discord.HTTPException(response, data)  # type: ignore[arg-type]
 
 
 def route_params(route: Any) -> dict[str, str]:
@@ -395,23 +755,24 @@ def is_ours(task: asyncio.Task[Any]) -> bool:
     )
 
 
+def pending_tasks() -> list[asyncio.Task[Any]]:
+    return [
+        t
+        for t in asyncio.all_tasks()
+        if t is not asyncio.current_task() and not t.done() and is_ours(t)
+    ]
+
+
 async def settle(rounds: int = 500) -> None:
-    """Wait until every task discord.py or the bot started has finished."""
+    """Wait until every task discord.py or the bot started has finished.
+    The bot never polls, so an idle bot has no task of ours left."""
     for _ in range(rounds):
         await asyncio.sleep(0)
-        pending = [
-            t
-            for t in asyncio.all_tasks()
-            if t is not asyncio.current_task() and not t.done() and is_ours(t)
-        ]
+        pending = pending_tasks()
         if not pending:
             await asyncio.sleep(0)
-            if not [
-                t
-                for t in asyncio.all_tasks()
-                if t is not asyncio.current_task() and not t.done() and is_ours(t)
-            ]:
+            if not pending_tasks():
                 return
             continue
         await asyncio.wait(pending, timeout=30)
-    raise AssertionError("tasks did not settle")
+    raise AssertionError(f"tasks did not settle: {[t.get_name() for t in pending_tasks()]}")

@@ -1,10 +1,12 @@
 """Whole games of every registered game through slash commands and button
 clicks, with hidden-information and Discord-limit checks on every message
-the bot sends."""
+the bot sends.  Each player opens their hand once: from then on it is the
+same ephemeral message, edited in place at each of their turns."""
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -14,12 +16,17 @@ from engine.core.cards import SUIT_SYMBOLS
 from tests.bot.discord.harness import (
     FakeDiscord,
     Sent,
+    answer_of,
     assert_limits,
-    click_data,
-    components_of,
-    find_button,
+    choices_of,
+    click,
+    live_hand,
+    send,
     settle,
+    table_message,
 )
+
+__all__ = ["click", "play_game", "send", "table_message"]
 
 HOST, GUEST = 11, 12
 SMALL = {
@@ -29,11 +36,7 @@ SMALL = {
     "backalley": "players=3 max_cards=2",
     "ladder": "",
 }
-SYMBOL_SUIT = (
-    {v: k for k, v in SYMBOL_SUIT_ITEMS}
-    if (SYMBOL_SUIT_ITEMS := list(SUIT_SYMBOLS.items()))
-    else {}
-)
+SYMBOL_SUIT = {v: k for k, v in SUIT_SYMBOLS.items()}
 PRETTY = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")
 NOTATION = re.compile(r"\b([2-9TJQKA][SHDC]|RJ|BJ)\b")
 
@@ -78,93 +81,79 @@ class SecretKeeper:
             allowed |= self.by_user.get(int(sent.audience), set())
         leaked = shown - allowed
         assert not leaked, f"{sent.audience} was shown {sorted(map(str, leaked))} in {sent.path}"
-        if sent.method != "GET" and not sent.path.endswith("/commands"):
+        if sent.method not in ("GET", "DELETE") and not sent.path.endswith("/commands"):
             assert_limits(sent)
         self.checked += 1
 
 
-def send(
-    bot: Any, fake: FakeDiscord, kind: int, data: dict[str, Any], user: int, **kw: Any
-) -> None:
-    bot._connection.parsers["INTERACTION_CREATE"](fake.interaction(kind, data, user, **kw))
-
-
-def last_reply_message(fake: FakeDiscord, start: int) -> dict[str, Any]:
-    replies = fake.replies(start)
-    assert replies, "the bot did not answer"
-    return replies[-1]
-
-
-async def click(
-    bot: Any, fake: FakeDiscord, message: dict[str, Any], pattern: str, user: int, values=None
-) -> list[Sent]:
+async def new_table(
+    bot: Any, fake: FakeDiscord, game: str, options: str | None, user: int = HOST
+) -> int:
     start = len(fake.sent)
-    send(bot, fake, 3, click_data(find_button(message, pattern), values), user, message=message)
-    await settle()
-    return fake.replies(start)
-
-
-def table_message(fake: FakeDiscord, bot: Any, table_id: int) -> dict[str, Any]:
-    return fake.messages[str(bot.service.tables[table_id].message_id)]
-
-
-async def play_game(bot: Any, fake: FakeDiscord, game: str, humans: tuple[int, ...]) -> int:
-    start = len(fake.sent)
-    send(bot, fake, 2, fake.slash("table", "new", game=game, options=SMALL[game] or None), HOST)
+    send(bot, fake, 2, fake.slash("table", "new", game=game, options=options or None), user)
     await settle()
     (_created,) = fake.replies(start)
-    table_id = max(bot.service.tables)
-    lobby = table_message(fake, bot, table_id)
+    return max(bot.service.tables)
+
+
+async def play_game(
+    bot: Any, fake: FakeDiscord, game: str, humans: tuple[int, ...], opened: Counter[int]
+) -> int:
+    """Lobby by clicks, then play every person's turns from their live hand
+    (opening it with "Show my hand" only when there is none)."""
+    table_id = await new_table(bot, fake, game, SMALL[game])
     for user in humans[1:]:
-        await click(bot, fake, lobby, r":join:", user)
-    seats = bot.service.tables[table_id].seats
-    for _ in range(sum(1 for s in seats if s.empty)):
-        lobby = table_message(fake, bot, table_id)
-        await click(bot, fake, lobby, r":ai:normal", HOST)
-    lobby = table_message(fake, bot, table_id)
-    await click(bot, fake, lobby, r":start:", HOST)
+        await click(bot, fake, table_message(fake, bot, table_id), r":join:", user)
+    await click(bot, fake, table_message(fake, bot, table_id), r":start:", HOST)
+    offer = fake.reply_message(fake.replies()[-1])
+    await click(bot, fake, offer, r":fill:normal", HOST)
     for _ in range(3000):
         await settle()
-        live = bot.service.tables[table_id]
-        if live.status != "playing":
+        live = bot.service.tables.get(table_id)
+        if live is None or live.status != "playing":
             break
-        decider = live.state.decider
-        user = live.seats[decider].user_id
+        seq = live.info().seq
+        user = live.seats[live.state.decider].user_id
         assert user in humans
-        replies = await click(bot, fake, table_message(fake, bot, table_id), r":hand:", user)
-        hand = fake.messages[_response_message_id(replies[-1], fake)]
-        enabled = [
-            c
-            for c in components_of(hand)
-            if (not c.get("disabled") and ":act:" in c.get("custom_id", "")) or c.get("type") == 3
-        ]
-        assert enabled, "the player to act has nothing to click"
+        hand = live_hand(fake, bot, table_id, user)
+        if hand is None:
+            replies = await click(bot, fake, table_message(fake, bot, table_id), r":hand:", user)
+            hand = answer_of(fake, replies)
+            opened[user] += 1
+        enabled = choices_of(hand, seq)
+        assert enabled, f"the player to act has nothing to click: {hand['content']}"
         target = enabled[0]
         values = [target["options"][0]["value"]] if target["type"] == 3 else None
         await click(bot, fake, hand, re.escape(target["custom_id"]), user, values)
-    assert bot.service.tables[table_id].status == "finished"
+    live = bot.service.tables.get(table_id) or bot.service.recent[table_id]
+    assert live.status == "finished"
     return table_id
-
-
-def _response_message_id(sent: Sent, fake: FakeDiscord) -> str:
-    # the fake stores every created message; the newest one is the reply
-    return list(fake.messages)[-1]
 
 
 @pytest.mark.parametrize("game", list(GAMES))
 async def test_whole_game_through_discord(fake: FakeDiscord, bot: Any, game: str):
     keeper = SecretKeeper(bot)
     fake.on_send = keeper
-    table_id = await play_game(bot, fake, game, (HOST, GUEST))
+    opened: Counter[int] = Counter()
+    table_id = await play_game(bot, fake, game, (HOST, GUEST), opened)
+    await settle()
     assert keeper.checked > 10
+    # the live hand: one ephemeral hand per player for the whole game
+    assert set(opened) == {HOST, GUEST} and max(opened.values()) == 1, opened
     final = table_message(fake, bot, table_id)
-    assert "over" in (final["embeds"][0].get("description") or "")
-    summaries = [
+    embed = final["embeds"][0]
+    assert "over" in (embed.get("description") or "")
+    assert embed["image"]["url"] == "attachment://table.png"
+    assert [a["filename"] for a in final["attachments"]] == ["table.png"]
+    posts = [
         s for s in fake.sent if s.method == "POST" and s.path == "/channels/{channel_id}/messages"
     ]
-    assert any("is over" in (s.json or {}).get("content", "") for s in summaries)
+    over = f"table #{table_id} is over"
+    results = [p for p in posts if over in str((p.json or {}).get("content", ""))]
+    assert len(results) == 1
+    assert "🏆" in results[0].json["content"], "the results name the winner"
     start = len(fake.sent)
     send(bot, fake, 2, fake.slash("leaderboard", game=game), HOST)
     await settle()
     (board,) = fake.replies(start)
-    assert f"<@{HOST}>" in fake.body_of(board)["content"]
+    assert f"<@{HOST}>" in str(fake.body_of(board))

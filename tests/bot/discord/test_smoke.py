@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from tests.bot.discord.harness import FakeDiscord, settle
+from tests.bot.discord.harness import FakeDiscord, send, settle
 
 
 async def test_login_syncs_commands(fake: FakeDiscord, bot):
@@ -12,10 +12,20 @@ async def test_login_syncs_commands(fake: FakeDiscord, bot):
 
 async def test_table_new_posts_a_lobby(fake: FakeDiscord, bot):
     start = len(fake.sent)
-    bot._connection.parsers["INTERACTION_CREATE"](
-        fake.interaction(2, fake.slash("table", "new", game="callbreak"), 11)
-    )
+    send(bot, fake, 2, fake.slash("table", "new", game="callbreak"), 11)
     await settle()
     (reply,) = fake.replies(start)
     body = fake.body_of(reply)
     assert "Callbreak" in body["embeds"][0]["title"]
+    table = max(bot.service.tables)
+    assert bot.service.tables[table].message_id is not None
+
+
+async def test_an_idle_bot_has_no_task_running(fake: FakeDiscord, bot):
+    """Nothing polls: after a table is created and shown, settle() finds
+    nothing of ours left (the deadline task sleeps on an event)."""
+    send(bot, fake, 2, fake.slash("table", "new", game="callbreak"), 11)
+    await settle()
+    assert not bot.presenter.feeds or all(
+        f.task is None or f.task.done() for f in bot.presenter.feeds.values()
+    )
