@@ -47,7 +47,14 @@ def main() -> None:
     pictures = {
         "batak": (
             play_until(
-                "batak", 3, lambda v: bool(v.dummy) and len(v.dummy) >= 9 and len(v.trick) == 3
+                "batak",
+                3,
+                lambda v: (
+                    v.round_number >= 2
+                    and bool(v.dummy)
+                    and len(v.dummy) >= 8
+                    and len(v.trick) == 3
+                ),
             ),
             "Eşli Batak — table #7",
         ),

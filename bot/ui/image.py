@@ -72,8 +72,11 @@ def _background() -> Image.Image:
 
 
 def _seat_names(view: Observation, names: Sequence[str]) -> list[str]:
+    """One line per seat: whitespace runs (newlines too) become one space;
+    a missing or blank name becomes "Seat n"."""
+    cleaned = [" ".join(str(name).split()) for name in names]
     return [
-        str(names[s]) if s < len(names) and str(names[s]).strip() else f"Seat {s + 1}"
+        cleaned[s] if s < len(cleaned) and cleaned[s] else f"Seat {s + 1}"
         for s in range(view.num_seats)
     ]
 

@@ -21,6 +21,7 @@ figures repeat from one picture to the next, which keeps a render fast.
 
 from __future__ import annotations
 
+import threading
 import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -56,6 +57,10 @@ ELLIPSIS = "…"
 _ZWJ = "\u200d"
 _VS16 = "\ufe0f"
 _VIRAMA = "\u094d"
+#: FreeType faces are shared by every picture and pictures are drawn in
+#: worker threads (``asyncio.to_thread``); a face is not safe to use from two
+#: threads at once, so measuring and drawing text holds this lock.
+_FREETYPE = threading.RLock()
 
 
 @cache
@@ -134,7 +139,8 @@ def split_runs(text: str) -> list[tuple[str, Face]]:
 
 @lru_cache(maxsize=128)
 def get_font(face: Face, size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """The face's font at ``size`` px (at its strike size for bitmap fonts)."""
+    """The face's font at ``size`` px (at its strike size for bitmap fonts).
+    Use it under ``_FREETYPE`` when other threads may draw."""
     engine = ImageFont.Layout.RAQM if features.check("raqm") else ImageFont.Layout.BASIC
     path = FONT_DIR / (face.bold if bold else face.regular)
     return ImageFont.truetype(str(path), face.strike or size, layout_engine=engine)
@@ -147,10 +153,11 @@ def _scale(face: Face, size: int) -> float:
 @lru_cache(maxsize=4096)
 def text_width(text: str, size: int, bold: bool = False) -> float:
     """Advance width of ``text`` in px, summed over its runs."""
-    return sum(
-        get_font(face, size, bold).getlength(run) * _scale(face, size)
-        for run, face in split_runs(text)
-    )
+    with _FREETYPE:
+        return sum(
+            get_font(face, size, bold).getlength(run) * _scale(face, size)
+            for run, face in split_runs(text)
+        )
 
 
 def _cut_points(text: str) -> list[int]:
@@ -207,10 +214,15 @@ class Label:
         canvas.paste(self.image, at, self.image)
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=1024)
 def label(text: str, size: int, colour: Colour, bold: bool = False) -> Label:
     """Render ``text`` once (cached): text runs as a mask in ``colour``,
     emoji runs as scaled colour bitmaps, all on one baseline."""
+    with _FREETYPE:
+        return _render_label(text, size, colour, bold)
+
+
+def _render_label(text: str, size: int, colour: Colour, bold: bool) -> Label:
     runs = split_runs(text)
     ascent = descent = 0
     for _, face in runs:

@@ -33,11 +33,9 @@ def _paste(
     canvas.paste(picture, (round(x), round(y)), picture)
 
 
-def _tag(
-    canvas: Image.Image, draw: ImageDraw.ImageDraw, name: str, cx: float, top: float, dim: bool
-) -> None:
+def _tag(canvas: Image.Image, name: str, cx: float, top: float, dim: bool, room: float) -> None:
     """A small dark pill with the player's (shortened) name under a card."""
-    text, size = fit_text(name, 86, 12, 11)
+    text, size = fit_text(name, room, 12, 11)
     width = text_width(text, size)
     panel(canvas, (cx - width / 2 - 6, top, cx + width / 2 + 6, top + 17), radius=8, fill=TAG)
     draw_text(canvas, text, cx, top + 13, size, MUTED if dim else CAPTION, align="centre")
@@ -58,7 +56,7 @@ def draw_trick(
         _paste(canvas, card, x, y, width, dim)
     for seat, _ in plays:
         x, y = trick_spot(seat, view.num_seats, w, h)
-        _tag(canvas, draw, names[seat], x + w / 2, y + h - 6, dim)
+        _tag(canvas, names[seat], x + w / 2, y + h - 6, dim, 120 if view.num_seats <= 4 else 86)
     if dim:
         caption = "Last trick"
         if view.trick_leader is not None:
