@@ -1,5 +1,13 @@
 """Alembic environment (async): the URL comes from the config built by
-``bot.db.session.alembic_config``; SQLite uses batch mode for ALTERs."""
+``bot.db.schema.alembic_config``.
+
+Every migration runs in its own transaction, DDL included, on SQLite as on
+PostgreSQL (``bot.db.schema.migration_options``; the SQLite engine lets
+SQLAlchemy emit BEGIN, see ``bot.db.session``): a process killed in the
+middle of a migration leaves the database as it was before that migration.
+Before migrating, ``prepare_database`` checks a SQLite file for damage and
+repairs a half-made first migration left by older versions.
+"""
 
 from __future__ import annotations
 
@@ -7,35 +15,41 @@ import asyncio
 from typing import Any
 
 from alembic import context
-from sqlalchemy.ext.asyncio import create_async_engine
+from alembic.script import ScriptDirectory
 
 from bot.db.models import Base
+from bot.db.schema import migration_options, prepare_database
+from bot.db.session import make_engine
 
 config = context.config
 target_metadata = Base.metadata
 
 
-def _configure(connection: Any) -> None:
+def _migrate(connection: Any) -> None:
+    url = config.get_main_option("sqlalchemy.url") or ""
+    prepare_database(connection, ScriptDirectory.from_config(config), url)
     context.configure(
-        connection=connection,
-        target_metadata=target_metadata,
-        render_as_batch=connection.dialect.name == "sqlite",
-        compare_type=True,
+        connection=connection, target_metadata=target_metadata, **migration_options(connection)
     )
     with context.begin_transaction():
         context.run_migrations()
 
 
 async def _run_async() -> None:
-    engine = create_async_engine(config.get_main_option("sqlalchemy.url") or "")
-    async with engine.connect() as connection:
-        await connection.run_sync(_configure)
-        await connection.commit()
-    await engine.dispose()
+    engine = make_engine(config.get_main_option("sqlalchemy.url") or "", for_migrations=True)
+    try:
+        async with engine.connect() as connection:
+            await connection.run_sync(_migrate)
+    finally:
+        await engine.dispose()
 
 
 def run_migrations_offline() -> None:
-    context.configure(url=config.get_main_option("sqlalchemy.url"), target_metadata=target_metadata)
+    context.configure(
+        url=config.get_main_option("sqlalchemy.url"),
+        target_metadata=target_metadata,
+        transaction_per_migration=True,
+    )
     with context.begin_transaction():
         context.run_migrations()
 

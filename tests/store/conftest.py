@@ -8,11 +8,14 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
 from sqlalchemy import text
 
+from bot.db.models import Base
 from bot.db.repositories import Store
 from bot.services.tables import TableService
 
@@ -55,6 +58,39 @@ async def store(store_url: str) -> AsyncIterator[Store]:
     await store.migrate()
     yield store
     await store.close()
+
+
+@pytest.fixture
+def fresh_url(store_url: str, tmp_path) -> Callable[[], Awaitable[str]]:
+    """Another empty database of the same backend: a new SQLite file each
+    call, or the PostgreSQL test database reset again."""
+    counter = itertools.count(1)
+
+    async def fresh() -> str:
+        if store_url.startswith("sqlite"):
+            return f"sqlite+aiosqlite:///{tmp_path / f'fresh{next(counter)}.db'}"
+        await _reset_postgres(store_url)
+        return store_url
+
+    return fresh
+
+
+async def _schema_differences(url: str) -> list[object]:
+    store = Store(url)
+    try:
+        async with store.engine.connect() as conn:
+            return await conn.run_sync(
+                lambda sync: compare_metadata(MigrationContext.configure(sync), Base.metadata)
+            )
+    finally:
+        await store.close()
+
+
+@pytest.fixture
+def schema_differences() -> Callable[[str], Awaitable[list[object]]]:
+    """What Alembic's autogenerate finds between the database at a URL and
+    the models (as ``test_models_and_migrations_agree``); [] when equal."""
+    return _schema_differences
 
 
 @pytest.fixture(autouse=True)
