@@ -43,7 +43,7 @@ class Stats(commands.Cog):
                 f"{fmt_score(r.points, _unit(spec.name))} points"
             )
         await interaction.response.send_message(
-            "\n".join(lines)[:2000], allowed_mentions=discord.AllowedMentions.none()
+            render.clip("\n".join(lines)), allowed_mentions=discord.AllowedMentions.none()
         )
 
     @app_commands.command(name="stats", description="A player's games on this server")
@@ -55,13 +55,16 @@ class Stats(commands.Cog):
         rows = await self.bot.service.stats(interaction.guild_id, who.id)
         if not rows:
             await interaction.response.send_message(
-                f"{who.display_name} has no finished games here yet.", ephemeral=True
+                render.clip(
+                    f"{render.plain_name(who.display_name)} has no finished games here yet."
+                ),
+                ephemeral=True,
             )
             return
-        lines = [f"**{who.display_name}**"]
+        lines = [f"**{render.plain_name(who.display_name)}**"]
         for game, r in rows.items():
             lines.append(f"{get_game(game).title}: {r.won}/{r.played} won, rating {r.rating:.1f}")
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        await interaction.response.send_message(render.clip("\n".join(lines)), ephemeral=True)
 
     @app_commands.command(
         name="rules", description="A game's rules in short and the settings in force here"
@@ -69,12 +72,12 @@ class Stats(commands.Cog):
     @app_commands.autocomplete(game=game_autocomplete)
     async def rules(self, interaction: discord.Interaction[Any], game: str) -> None:
         spec = get_game(game)
-        values = await self.bot.service.settings.game_settings(interaction.guild_id, spec.name)
+        values = await self.bot.service.get_settings(interaction.guild_id, spec.name)
         text = f"**{spec.title}** — {spec.summary}\n" + "\n".join(
             f"• {line}" for line in spec.rules_lines
         )
         text += "\n\n" + render.settings_text(spec.name, values)
-        await interaction.response.send_message(text[:2000], ephemeral=True)
+        await interaction.response.send_message(render.clip(text), ephemeral=True)
 
 
 async def setup(bot: CardBot) -> None:

@@ -1,4 +1,11 @@
-"""/table new|join|leave|hand|status|abandon."""
+"""/table new|join|leave|hand|status|abandon.
+
+Every call goes to the service with the caller's ``Actor`` (built from the
+interaction only); the service decides who may do what and its refusals
+(``EngineError``) reach the user as "⚠️ ..." through the app-command
+error handler.  This cog checks only what the service cannot know: that
+the bot may show a table in this channel at all.
+"""
 
 from __future__ import annotations
 
@@ -10,14 +17,51 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.common import game_autocomplete, parse_options
+from bot.cogs.common import game_autocomplete, option_choices, parse_options, table_choices
 from bot.services.errors import TableNotFound
 from bot.ui import render
+from bot.ui.actors import actor_of
 from bot.ui.image import render_table_png
-from bot.ui.items import lobby_view, table_view
+from bot.ui.items import lobby_view, resign_confirm_view, table_view
+from engine import get_game
 
 if TYPE_CHECKING:
     from bot.client import CardBot
+
+#: what the bot needs in a channel to show a table there
+NEEDED = (
+    ("view_channel", "View Channel"),
+    ("send_messages", "Send Messages"),
+    ("embed_links", "Embed Links"),
+    ("attach_files", "Attach Files"),
+    ("read_message_history", "Read Message History"),
+)
+#: and, when the server keeps each table's deal summaries in a thread
+NEEDED_FOR_THREADS = (
+    ("create_public_threads", "Create Public Threads"),
+    ("send_messages_in_threads", "Send Messages in Threads"),
+)
+
+
+def missing_permissions(perms: discord.Permissions, *, threads: bool) -> list[str]:
+    needed = NEEDED + (NEEDED_FOR_THREADS if threads else ())
+    if perms.administrator:
+        return []
+    return [label for name, label in needed if not getattr(perms, name)]
+
+
+def missing_text(missing: list[str], *, threads: bool) -> str:
+    names = ", ".join(f"**{m}**" for m in missing)
+    text = (
+        f"⚠️ I can't show a table in this channel: I'm missing {names} here. "
+        "A server admin can grant them in the channel's settings "
+        "(Edit Channel → Permissions → Card Table), or start the table in another channel."
+    )
+    if threads and all(m in dict(NEEDED_FOR_THREADS).values() for m in missing):
+        text += (
+            " Or turn tables' threads off: `/settings set game:server key:use_threads value:false`."
+        )
+    return render.clip(text)
 
 
 class Tables(
@@ -27,80 +71,139 @@ class Tables(
         self.bot = bot
         super().__init__()
 
+    @property
+    def service(self) -> Any:
+        return self.bot.service
+
     async def _pick_table(self, interaction: discord.Interaction[Any], table: int | None) -> int:
+        """The table given, else the caller's newest table on this server."""
         if table is not None:
             return table
-        mine = await self.bot.service.tables_for_user(interaction.guild_id, interaction.user.id)
+        mine = await self.service.tables_for_user(actor_of(interaction))
         if not mine:
             raise TableNotFound("you are not seated at any table here: give the table number")
-        return mine[-1].id
+        return int(mine[0].id)
 
+    # -- autocomplete -------------------------------------------------------------------------
+    async def _lobbies(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[int]]:
+        tables = await self.service.open_tables(actor_of(interaction))
+        return table_choices([t for t in tables if t.status == "lobby"], current)
+
+    async def _mine(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[int]]:
+        return table_choices(await self.service.tables_for_user(actor_of(interaction)), current)
+
+    async def _any(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[int]]:
+        return table_choices(await self.service.open_tables(actor_of(interaction)), current)
+
+    async def _options(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return option_choices(getattr(interaction.namespace, "game", None), current)
+
+    # -- commands ------------------------------------------------------------------------------
     @app_commands.command(name="new", description="Open a table for a game and post its lobby")
     @app_commands.describe(
         game="The game to play", options="Settings for this table, e.g. rounds=3 max_bid=10"
     )
-    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.autocomplete(game=game_autocomplete, options=_options)
     async def new(
         self, interaction: discord.Interaction[Any], game: str, options: str | None = None
     ) -> None:
-        info = await self.bot.service.create_table(
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            host_id=interaction.user.id,
-            host_name=interaction.user.display_name,
-            game=game,
-            options=parse_options(options),
+        actor = actor_of(interaction)
+        if interaction.guild_id is not None:
+            guild = await self.service.get_guild_settings(interaction.guild_id)
+            threads = bool(guild.get("use_threads", True))
+            missing = missing_permissions(interaction.app_permissions, threads=threads)
+            if missing:
+                await interaction.response.send_message(
+                    missing_text(missing, threads=threads), ephemeral=True
+                )
+                return
+        info = await self.service.create_table(
+            actor, game=game, channel_id=interaction.channel_id, options=parse_options(options)
         )
         response = await interaction.response.send_message(
             embed=render.lobby_embed(info), view=lobby_view(info)
         )
-        await self.bot.service.set_message(
+        await self.service.set_message(
             info.id, channel_id=interaction.channel_id, message_id=response.message_id
         )
 
     @app_commands.command(name="join", description="Take a seat at a table")
+    @app_commands.describe(table="An open table of this server")
+    @app_commands.autocomplete(table=_lobbies)
     async def join(self, interaction: discord.Interaction[Any], table: int) -> None:
-        info = await self.bot.service.join(
-            table, interaction.user.id, interaction.user.display_name
+        actor = actor_of(interaction)
+        info = await self.service.join(table, actor)
+        seat = info.seat_of(actor.user_id)
+        where = f" (seat {seat + 1})" if seat is not None else ""
+        await interaction.response.send_message(
+            f"You joined table #{info.id}{where}.", ephemeral=True
         )
-        await interaction.response.send_message(f"You joined table #{info.id}.", ephemeral=True)
 
-    @app_commands.command(name="leave", description="Leave a table's lobby")
+    @app_commands.command(
+        name="leave", description="Leave a lobby, or resign a game (an AI takes your seat)"
+    )
+    @app_commands.autocomplete(table=_mine)
     async def leave(self, interaction: discord.Interaction[Any], table: int | None = None) -> None:
+        actor = actor_of(interaction)
         table_id = await self._pick_table(interaction, table)
-        await self.bot.service.leave(table_id, interaction.user.id)
+        info = await self.service.get_table(table_id, actor)
+        if info.status == "playing" and info.seat_of(actor.user_id) is not None:
+            await interaction.response.send_message(
+                f"Leave table #{table_id}? An AI plays your seat from now on and the game "
+                "counts as a **loss** for you.",
+                view=resign_confirm_view(info),
+                ephemeral=True,
+            )
+            return
+        await self.service.leave(table_id, actor)
         await interaction.response.send_message(f"You left table #{table_id}.", ephemeral=True)
 
     @app_commands.command(name="hand", description="Show your hand (only you can see it)")
+    @app_commands.autocomplete(table=_mine)
     async def hand(self, interaction: discord.Interaction[Any], table: int | None = None) -> None:
         table_id = await self._pick_table(interaction, table)
         await self.bot.components.send_hand(interaction, table_id)
 
-    @app_commands.command(name="status", description="Show a table")
+    @app_commands.command(name="status", description="Show a table (only to you)")
+    @app_commands.autocomplete(table=_any)
     async def status(self, interaction: discord.Interaction[Any], table: int | None = None) -> None:
+        actor = actor_of(interaction)
         table_id = await self._pick_table(interaction, table)
-        info, view = await self.bot.service.public_view(table_id)
+        info, view = await self.service.public_view(table_id, actor)
         if view is None:
             await interaction.response.send_message(embed=render.lobby_embed(info), ephemeral=True)
-        else:
-            names = render.seat_names(info)
-            png = await asyncio.to_thread(render_table_png, view, names)
-            embed = render.table_embed(info, view)
-            embed.set_image(url="attachment://table.png")
-            await interaction.response.send_message(
-                embed=embed,
-                view=table_view(info),
-                file=discord.File(io.BytesIO(png), filename="table.png"),
-                ephemeral=True,
-            )
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        png = await asyncio.to_thread(
+            render_table_png,
+            view,
+            render.seat_names(info),
+            away=[s.away for s in info.seats],
+            title=f"{get_game(info.game).title} — table #{info.id}",
+        )
+        embed = render.table_embed(info, view)
+        embed.set_image(url="attachment://table.png")
+        await interaction.edit_original_response(
+            embed=embed,
+            view=table_view(info),
+            attachments=[discord.File(io.BytesIO(png), filename="table.png")],
+        )
 
     @app_commands.command(name="abandon", description="End a table (host or moderator)")
+    @app_commands.autocomplete(table=_any)
     async def abandon(
         self, interaction: discord.Interaction[Any], table: int | None = None
     ) -> None:
         table_id = await self._pick_table(interaction, table)
-        moderator = await self.bot.is_moderator(interaction)
-        await self.bot.service.abandon(table_id, interaction.user.id, is_moderator=moderator)
+        await self.service.abandon(table_id, actor_of(interaction))
         await interaction.response.send_message(f"Table #{table_id} was abandoned.", ephemeral=True)
 
 
