@@ -239,7 +239,7 @@ def render_table_png(
     else:
         draw_trick(canvas, draw, view, seat_names)
     draw_dummy(canvas, view, seat_names, boxes)
-    draw_declarations(canvas, draw, view, seat_names)
+    draw_declarations(canvas, view, seat_names)
     for seat, slot in enumerate(name_slots(seat_names, view.num_seats)):
         draw_seat(canvas, draw, view, seat, boxes[seat], slot, away)
     return encode_png(canvas, level=1)

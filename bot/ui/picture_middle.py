@@ -56,7 +56,11 @@ def draw_trick(
         _paste(canvas, card, x, y, width, dim)
     for seat, _ in plays:
         x, y = trick_spot(seat, view.num_seats, w, h)
-        _tag(canvas, names[seat], x + w / 2, y + h - 6, dim, 120 if view.num_seats <= 4 else 86)
+        room = 86.0
+        if view.num_seats <= 4:
+            # the top card's tag sits between the side cards: keep it narrower
+            room = 100.0 if seat_side(seat, view.num_seats) == "top" else 120.0
+        _tag(canvas, names[seat], x + w / 2, y + h - 6, dim, room)
     if dim:
         caption = "Last trick"
         if view.trick_leader is not None:
@@ -98,15 +102,8 @@ def _status(canvas: Image.Image, view: Observation, names: Sequence[str], y: flo
         elif view.phase == "trump":
             lines.append(("Naming trump", 24, True))
         if view.to_act is not None:
-            lines.append(
-                (
-                    f"{names[view.to_act]} to play"
-                    if view.phase == "play"
-                    else f"Waiting for {names[view.to_act]}",
-                    16,
-                    False,
-                )
-            )
+            verb = {"auction": "to bid", "bidding": "to bid", "trump": "names trump"}
+            lines.append((f"{names[view.to_act]} {verb.get(view.phase, 'to lead')}", 16, False))
     y -= 10 * (len(lines) - 1)
     for text, size, bold in lines:
         draw_text(
@@ -169,46 +166,29 @@ def draw_dummy(
     _card_row(canvas, cards, area.x0, area.y0 + caption, width, step)
 
 
-def draw_declarations(
-    canvas: Image.Image, draw: ImageDraw.ImageDraw, view: Observation, names: Sequence[str]
-) -> None:
-    """Blot's shown declarations, top-left under the header: who, what, cards."""
+def draw_declarations(canvas: Image.Image, view: Observation, names: Sequence[str]) -> None:
+    """Blot's shown declarations, top-left under the header: who, what, and
+    the cards when the declaration shows them (belote shows none)."""
     if not view.declarations:
         return
     x, y = MARGIN + 4, HEADER + 10
     rows = view.declarations[:5]
-    height = 26 + 50 * len(rows)
-    panel(canvas, (x - 4, y - 4, x + 300, y + height), radius=10, fill=(6, 24, 14, 170))
+    heights = [52 if cards else 40 for _, _, cards in rows]
+    panel(canvas, (x - 4, y - 4, x + 300, y + 24 + sum(heights)), radius=10, fill=(6, 24, 14, 170))
     draw_text(canvas, "Declarations", x + 6, y + 14, 14, CAPTION, bold=True)
     y += 24
-    for seat, description, cards in rows:
+    for (seat, description, cards), height in zip(rows, heights, strict=True):
         cards_width = 0.0
         if cards:
             step = 18.0
             cards_width = 32 + step * (len(cards) - 1)
             _card_row(canvas, list(cards), x + 292 - cards_width, y + 2, 32, step)
+        room = 284 - cards_width - 14
         draw_text(
-            canvas,
-            names[seat],
-            x + 6,
-            y + 14,
-            13,
-            CAPTION,
-            bold=True,
-            max_width=284 - cards_width - 6,
-            min_size=11,
+            canvas, names[seat], x + 6, y + 16, 14, CAPTION, bold=True, max_width=room, min_size=11
         )
-        draw_text(
-            canvas,
-            description,
-            x + 6,
-            y + 31,
-            12,
-            MUTED,
-            max_width=284 - cards_width - 6,
-            min_size=11,
-        )
-        y += 38
+        draw_text(canvas, description, x + 6, y + 34, 13, MUTED, max_width=room, min_size=11)
+        y += height
 
 
 REQUIREMENT_COLOURS = {"ANY": (70, 150, 96), "MIN": (62, 116, 210), "MAX": (214, 110, 46)}
