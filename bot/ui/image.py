@@ -38,6 +38,7 @@ from bot.ui.picture_png import encode_png
 from bot.ui.picture_seats import draw_seat
 from bot.ui.picture_tiles import panel
 from engine import Observation, get_game
+from engine.core.cards import SUIT_SYMBOLS
 
 __all__ = ["HEIGHT", "WIDTH", "render_table_png"]
 
@@ -81,19 +82,15 @@ def _seat_names(view: Observation, names: Sequence[str]) -> list[str]:
     ]
 
 
-def _trump_chip(
-    canvas: Image.Image, draw: ImageDraw.ImageDraw, view: Observation, right: float
-) -> float:
+def _trump_chip(canvas: Image.Image, view: Observation, right: float) -> float:
     """A white tile with the trump symbol; returns its left edge."""
-    if view.trump is None and view.contract is None and view.game != "callbreak":
+    if view.trump is None and view.contract is None:
         return right
     x0, x1 = right - 54, right
     panel(canvas, (x0, 8, x1, HEADER - 8), radius=8, fill=(248, 248, 242))
     draw_text(canvas, "TRUMP", (x0 + x1) / 2, 21, 10, (110, 110, 110), bold=True, align="centre")
     if view.trump in ("S", "H", "D", "C"):
-        symbol = label(
-            {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[view.trump], 26, suit_colour(view.trump)
-        )
+        symbol = label(SUIT_SYMBOLS[view.trump], 26, suit_colour(view.trump))
         box = symbol.image.getbbox() or (0, 0, symbol.image.width, symbol.image.height)
         canvas.paste(
             symbol.image,
@@ -119,7 +116,6 @@ def _turned_card(canvas: Image.Image, view: Observation, right: float) -> float:
 
 def _leader(
     canvas: Image.Image,
-    draw: ImageDraw.ImageDraw,
     view: Observation,
     names: Sequence[str],
     right: float,
@@ -153,7 +149,6 @@ def _leader(
 
 def _team_scores(
     canvas: Image.Image,
-    draw: ImageDraw.ImageDraw,
     view: Observation,
     names: Sequence[str],
     right: float,
@@ -183,16 +178,15 @@ def _team_scores(
 
 def _header(
     canvas: Image.Image,
-    draw: ImageDraw.ImageDraw,
     view: Observation,
     names: Sequence[str],
     title: str,
 ) -> None:
     right = float(WIDTH - 10)
-    right = _trump_chip(canvas, draw, view, right)
+    right = _trump_chip(canvas, view, right)
     right = _turned_card(canvas, view, right)
-    right = _team_scores(canvas, draw, view, names, right)
-    right = _leader(canvas, draw, view, names, right)
+    right = _team_scores(canvas, view, names, right)
+    right = _leader(canvas, view, names, right)
     room = right - 16 - 8
     heading = title or get_game(view.game).title
     draw_text(canvas, heading, 16, 29, 22, TITLE, bold=True, max_width=room, min_size=14)
@@ -230,16 +224,15 @@ def render_table_png(
     """
     assert view.seat is None, "pictures for the channel render the spectator view"
     canvas = _background().copy()
-    draw = ImageDraw.Draw(canvas, "RGBA")
     seat_names = _seat_names(view, names)
-    _header(canvas, draw, view, seat_names, title)
+    _header(canvas, view, seat_names, title)
     boxes = seat_boxes(view.num_seats)
     if view.requirement is not None:
-        draw_ladder(canvas, draw, view, seat_names, boxes)
+        draw_ladder(canvas, view, seat_names, boxes)
     else:
-        draw_trick(canvas, draw, view, seat_names)
+        draw_trick(canvas, view, seat_names)
     draw_dummy(canvas, view, seat_names, boxes)
     draw_declarations(canvas, view, seat_names)
     for seat, slot in enumerate(name_slots(seat_names, view.num_seats)):
-        draw_seat(canvas, draw, view, seat, boxes[seat], slot, away)
+        draw_seat(canvas, view, seat, boxes[seat], slot, away)
     return encode_png(canvas, level=1)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from bot.ui.picture_cards import card_image, card_size
 from bot.ui.picture_facts import contract_text
@@ -41,9 +41,7 @@ def _tag(canvas: Image.Image, name: str, cx: float, top: float, dim: bool, room:
     draw_text(canvas, text, cx, top + 13, size, MUTED if dim else CAPTION, align="centre")
 
 
-def draw_trick(
-    canvas: Image.Image, draw: ImageDraw.ImageDraw, view: Observation, names: Sequence[str]
-) -> None:
+def draw_trick(canvas: Image.Image, view: Observation, names: Sequence[str]) -> None:
     """The current trick; else the last one, dimmed and captioned; else a
     line saying what the table waits for."""
     plays, dim = view.trick, False
@@ -194,7 +192,7 @@ def draw_declarations(canvas: Image.Image, view: Observation, names: Sequence[st
 REQUIREMENT_COLOURS = {"ANY": (70, 150, 96), "MIN": (62, 116, 210), "MAX": (214, 110, 46)}
 
 
-def _pile(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: Observation) -> None:
+def _pile(canvas: Image.Image, view: Observation) -> None:
     """The pile's top five cards (top last), its size, and the requirement
     the next play must meet as a coloured pill above it."""
     width = 58
@@ -220,7 +218,6 @@ def _pile(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: Observation) -> 
 
 def draw_ladder(
     canvas: Image.Image,
-    draw: ImageDraw.ImageDraw,
     view: Observation,
     names: Sequence[str],
     boxes: Sequence[Box],
@@ -231,7 +228,7 @@ def draw_ladder(
     if view.is_over:
         _status(canvas, view, names)
     else:
-        _pile(canvas, draw, view)
+        _pile(canvas, view)
     small = 40
     sw, sh = card_size(small)
     for seat, box in enumerate(boxes):

@@ -99,13 +99,14 @@ def _paste(canvas: Image.Image, tile: Image.Image, x: float, y: float) -> None:
 
 def draw_seat(
     canvas: Image.Image,
-    draw: ImageDraw.ImageDraw,
     view: Observation,
     seat: int,
     box: Box,
     slot: NameSlot,
     away: Sequence[bool],
 ) -> None:
+    """One seat's box: name (fitted), cards in hand, bid and tricks, then
+    score, place or role; gold while the seat is to act, grey when away."""
     turn = view.to_act == seat and not view.is_over
     is_away = seat < len(away) and bool(away[seat])
     style = "turn" if turn else "away" if is_away else "plain"
