@@ -3,6 +3,10 @@
 python -m bot                      # DISCORD_TOKEN set: run the bot; else play Callbreak offline
 python -m bot run                  # the Discord bot (needs DISCORD_TOKEN)
 python -m bot play <game> [--seed N] [--seat K] [--watch] [--players N] [--set key=value]
+python -m bot play --resume [N]    # go on with an interrupted terminal game
+
+Every refusal of the command line is one line on stderr with exit code 2
+(argparse's usage block is left to ``--help``).
 """
 
 from __future__ import annotations
@@ -11,42 +15,117 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from engine import GAMES
 
+PROG = "python -m bot"
+SEED_MAX = 2**63 - 1
+AGENTS = ("random", "heuristic", "search")
+MAX_ERROR = 200
 
-def _play_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+
+def _clip(text: object, limit: int = MAX_ERROR) -> str:
+    flat = " ".join("".join(c if c.isprintable() else " " for c in str(text)).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+class CliParser(argparse.ArgumentParser):
+    """An argparse parser whose errors are one clear line."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, _clip(f"{self.prog}: {message} (see {self.prog} --help)") + "\n")
+
+
+def _whole_number(text: str, what: str, low: int, high: int | None = None) -> int:
+    """A whole number in low..high, or argparse's one-line refusal (a number
+    too long to read is out of range, not a traceback)."""
+    raw = text.strip()
+    shown = _clip(text, 40)
+    if not raw.lstrip("+-").isdecimal():
+        raise argparse.ArgumentTypeError(f"{what} must be a whole number (got {shown!r})")
+    value = int(raw) if len(raw) <= 30 else (low - 1 if raw.startswith("-") else None)
+    wanted = f"{low} or more" if high is None else f"{low}..{high}"
+    if value is None or value < low or (high is not None and value > high):
+        raise argparse.ArgumentTypeError(f"{what} must be {wanted} (got {shown})")
+    return value
+
+
+def seed_arg(text: str) -> int:
+    return _whole_number(text, "the seed", 0, SEED_MAX)
+
+
+def agent_arg(text: str) -> str:
+    agent = text.strip().lower()
+    if agent not in AGENTS:
+        raise argparse.ArgumentTypeError(
+            f"choose random, heuristic or search (got {_clip(text, 40)!r})"
+        )
+    return agent
+
+
+def seat_arg(text: str) -> int:
+    return _whole_number(text, "the seat (0 = the first)", 0)
+
+
+def players_arg(text: str) -> int:
+    return _whole_number(text, "the number of players", 0)
+
+
+def table_arg(text: str) -> int:
+    return _whole_number(text, "the table number", 1)
+
+
+def _play_parser(sub: argparse._SubParsersAction[CliParser]) -> CliParser:
     play = sub.add_parser("play", help="play offline in the terminal against AI players")
     play.add_argument("game", nargs="?", default=None, help=f"one of: {', '.join(GAMES)}")
-    play.add_argument("--seed", type=int, default=None, help="deal seed (reproducible games)")
-    play.add_argument("--seat", type=int, default=0, help="your seat (0 = first)")
+    play.add_argument(
+        "--seed", type=seed_arg, default=None, help=f"deal seed 0..{SEED_MAX} (reproducible)"
+    )
+    play.add_argument("--seat", type=seat_arg, default=0, help="your seat (0 = first)")
     play.add_argument("--watch", action="store_true", help="watch AI players only")
-    play.add_argument("--players", type=int, default=None, help="number of players (Backalley)")
+    play.add_argument(
+        "--players", type=players_arg, default=None, help="number of players (Back Alley: 2..8)"
+    )
     play.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE", help="a game setting"
     )
-    play.add_argument("--ai", default="heuristic", help="AI agent: random, heuristic or search")
+    play.add_argument(
+        "--ai", default="heuristic", type=agent_arg, help="AI agent: random, heuristic or search"
+    )
     play.add_argument(
         "--resume",
         nargs="?",
         const=True,
         default=None,
-        type=int,
+        type=table_arg,
         metavar="TABLE",
-        help="resume the last unfinished terminal game (or table TABLE)",
+        help="resume an unfinished terminal game (lists them when there are several)",
     )
     play.add_argument("--db", default=None, help="SQLite file for the game (default: cardtable.db)")
+    return play
 
 
-def _options(args: argparse.Namespace) -> dict[str, str]:
+def _options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, str]:
+    if args.resume is not None:
+        given = [
+            name
+            for name, value in (
+                ("a game", args.game),
+                ("--seed", args.seed),
+                ("--players", args.players),
+                ("--set", args.set),
+            )
+            if value is not None and value != []
+        ]
+        if given:
+            parser.error(f"--resume goes on with a stored game: drop {', '.join(given)}")
     options: dict[str, str] = {}
     for item in args.set:
         key, sep, value = item.partition("=")
-        if not sep:
-            raise SystemExit(f"--set expects KEY=VALUE (got {item!r})")
+        if not sep or not key.strip():
+            parser.error(f"--set expects KEY=VALUE (got {_clip(item, 40)!r})")
         options[key.strip()] = value.strip()
-    if args.players is not None:
-        options["players"] = str(args.players)
     return options
 
 
@@ -59,15 +138,21 @@ def _has_token() -> bool:
                 line.strip().startswith("DISCORD_TOKEN=") and line.split("=", 1)[1].strip()
                 for line in env
             )
-    except OSError:
+    except (OSError, UnicodeDecodeError):
         return False
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot", description="Card Table")
-    sub = parser.add_subparsers(dest="command")
-    _play_parser(sub)
+def build_parser() -> tuple[CliParser, CliParser]:
+    """The program's parser and its ``play`` subcommand's."""
+    parser = CliParser(prog=PROG, description="Card Table")
+    sub = parser.add_subparsers(dest="command", parser_class=CliParser)
+    play = _play_parser(sub)
     sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)")
+    return parser, play
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser, play = build_parser()
     args = parser.parse_args(argv)
     command = args.command
     if command is None:
@@ -84,16 +169,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_bot()
     from bot.terminal import play_terminal
 
+    options = _options(play, args)
     db_url = f"sqlite+aiosqlite:///{args.db}" if args.db else None
     return play_terminal(
         args.game,
         seed=args.seed,
         seat=args.seat,
         watch=args.watch,
-        options=_options(args),
+        options=options,
         agent=args.ai,
         db_url=db_url,
         resume=args.resume,
+        players=args.players,
     )
 
 
@@ -102,7 +189,7 @@ def cli() -> int:
     try:
         return main()
     except KeyboardInterrupt:
-        print("\nInterrupted. Bye!")
+        print("\nInterrupted.", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0

@@ -1,36 +1,62 @@
 """The offline terminal table: ``python -m bot play <game>``.
 
 It plays through the same ``TableService`` and SQLite store as the Discord
-bot, so a game can be interrupted (q, EOF, Ctrl-C, even a crash) and
-resumed with ``python -m bot play --resume``.  Everything printed for the
-human is rendered from its own seat's view (or the spectator's when
-watching).  Bad input never crashes the loop: it is refused with the rule
-it breaks and asked again.
+bot, as ``Actor.local()``, so a game can be interrupted (q, EOF, Ctrl-C,
+even a crash) and resumed with ``python -m bot play --resume``.  Everything
+printed for the human is rendered from its own seat's view (or the
+spectator's when watching).
+
+Nothing is lost at the edges: a bad command line is refused in one line
+before any table exists; a typed line that is no move at all (too long,
+control characters, bytes that are not UTF-8, nothing but blanks) is
+refused in one line and asked again; an illegal move is refused with the
+rule it breaks.  Typed lines are read from the file descriptor when the
+event loop can watch it (``loop.add_reader``), never in a thread: a thread
+blocked in ``readline`` cannot be interrupted, and ``asyncio.run`` would
+wait for it on Ctrl-C until the next Enter.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC
 from typing import TextIO
 
-from bot.db.repositories import Store
+from sqlalchemy.engine import make_url
+
+from bot.db.repositories import Store, StoreUnavailable
+from bot.services.actor import LOCAL_USER_ID, Actor
+from bot.services.errors import TableNotFound
 from bot.services.models import TableInfo, TableUpdate
 from bot.services.tables import TableService
 from bot.ui.text import (
     describe_action,
     describe_event,
+    fmt_score,
     options_text,
     render_deal_summary,
     render_ranking,
     render_table,
+    seat_label,
 )
-from engine import Action, EngineError, MatchState, get_game
+from engine import GAMES, Action, EngineError, Game, Observation, get_game
 
-LOCAL_USER = 1  # the terminal's player (Discord ids are far larger)
+LOCAL_USER = LOCAL_USER_ID  # the terminal's player (Discord ids are far larger)
 AGENT_TO_DIFFICULTY = {"random": "easy", "heuristic": "normal", "search": "hard"}
+AGENTS = tuple(AGENT_TO_DIFFICULTY)
+SEED_MAX = 2**63 - 1
+#: characters of one typed line; anything longer is no move of any game
+MAX_LINE = 200
+#: characters of one printed error line
+MAX_ERROR = 200
+#: bytes kept of a line still being typed before it is known to be too long
+_MAX_PENDING = 4 * MAX_LINE + 2
+EXIT_INTERRUPTED = 130
 HELP = (
     "Type a card to play it (AS, as, 10h, 7d), a number to bid (3), or an action\n"
     "as listed ('bid 9 H', 'trump S', 'pass', 'pickup', 'hidden 2', 'play 7H 7D').\n"
@@ -39,26 +65,146 @@ HELP = (
 )
 
 
+def one_line(text: object, limit: int = MAX_ERROR) -> str:
+    """An error message fit for one terminal line: no line breaks or control
+    characters, at most ``limit`` characters."""
+    flat = "".join(ch if ch.isprintable() else " " for ch in str(text))
+    flat = " ".join(flat.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+class CliError(Exception):
+    """A refusal of the command line: printed in one line, exit code 2."""
+
+
+class BadInput(Exception):
+    """A typed line that is no move at all: refused, and asked again."""
+
+
+def resume_hint(table_id: int) -> str:
+    return f"python -m bot play --resume {table_id}"
+
+
+# -- input ------------------------------------------------------------------------------------
 @dataclass
 class Console:
-    """Input and output streams; ``ask`` returns None on EOF or Ctrl-C."""
+    """Input and output streams.  ``ask`` returns the typed text, None at the
+    end of input, and raises ``BadInput`` for a line that is no text at all."""
 
     stdin: TextIO = field(default_factory=lambda: sys.stdin)
     stdout: TextIO = field(default_factory=lambda: sys.stdout)
+    stderr: TextIO = field(default_factory=lambda: sys.stderr)
+    _pending: bytearray = field(default_factory=bytearray, repr=False)
+    _eof: bool = field(default=False, repr=False)
+    _too_long: bool = field(default=False, repr=False)
+    _pollable: bool | None = field(default=None, repr=False)
 
     def say(self, text: str = "") -> None:
         print(text, file=self.stdout, flush=True)
 
-    def ask(self, prompt: str) -> str | None:
+    def refuse(self, text: object) -> None:
+        """A refusal of the command line: one line on stderr."""
+        print(f"python -m bot play: {one_line(text)}", file=self.stderr, flush=True)
+
+    async def ask(self, prompt: str) -> str | None:
         self.stdout.write(prompt)
         self.stdout.flush()
+        line = await self._readline()
+        return None if line is None else clean_line(line)
+
+    @property
+    def interactive(self) -> bool:
         try:
-            line = self.stdin.readline()
-        except (KeyboardInterrupt, UnicodeDecodeError):
+            return self.stdin.isatty()
+        except (AttributeError, OSError, ValueError):
+            return False
+
+    def _fd(self) -> int | None:
+        try:
+            return self.stdin.fileno()
+        except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation too
             return None
-        if not line:
-            return None
-        return line.strip()
+
+    async def _readline(self) -> str | None:
+        fd = self._fd()
+        if fd is None:  # an in-memory stream (tests): it never blocks
+            try:
+                text = self.stdin.readline()
+            except UnicodeDecodeError:
+                raise BadInput("that line is not UTF-8 text") from None
+            return text or None
+        while True:
+            end = self._pending.find(b"\n")
+            if end >= 0 or (self._eof and (self._pending or self._too_long)):
+                cut = end + 1 if end >= 0 else len(self._pending)
+                raw = bytes(self._pending[:cut])
+                del self._pending[:cut]
+                if self._too_long:
+                    self._too_long = False
+                    raise BadInput(f"that line is too long ({MAX_LINE} characters at most)")
+                try:
+                    return raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise BadInput("that line is not UTF-8 text") from None
+            if self._eof:
+                return None
+            chunk = await self._read_chunk(fd)
+            if not chunk:
+                self._eof = True
+                continue
+            self._pending += chunk
+            if len(self._pending) > _MAX_PENDING and b"\n" not in self._pending:
+                self._pending.clear()  # keep reading, and refuse the line at its end
+                self._too_long = True
+
+    async def _read_chunk(self, fd: int) -> bytes:
+        """The next bytes of input.  The wait is on the event loop, so a
+        Ctrl-C (which cancels the main task) ends it at once; a regular
+        file cannot be watched and never blocks, so it is read directly."""
+        while True:
+            if self._pollable is not False:
+                self._pollable = await _wait_readable(fd)
+            try:
+                return os.read(fd, 4096)
+            except BlockingIOError:
+                continue
+            except OSError:  # a terminal that went away: the end of input
+                return b""
+
+
+async def _wait_readable(fd: int) -> bool:
+    """Wait until ``fd`` has input; False (at once) when the event loop
+    cannot watch it (a regular file, or no ``add_reader`` on Windows)."""
+    loop = asyncio.get_running_loop()
+    ready: asyncio.Future[None] = loop.create_future()
+
+    def wake() -> None:
+        if not ready.done():
+            ready.set_result(None)
+
+    try:
+        loop.add_reader(fd, wake)
+    except (NotImplementedError, OSError, ValueError):
+        return False
+    try:
+        await ready
+    finally:
+        loop.remove_reader(fd)
+    return True
+
+
+def clean_line(text: str) -> str:
+    """The typed text, or ``BadInput`` with what is wrong with it."""
+    text = text.rstrip("\r\n")
+    if len(text) > MAX_LINE:
+        raise BadInput(f"that line is too long ({MAX_LINE} characters at most)")
+    text = text.replace("\t", " ")
+    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in text):
+        raise BadInput("that line has control characters (an arrow key?): type a move like AS or 3")
+    text = text.strip()
+    if not text:
+        raise BadInput("type a move, ? for help or q to quit")
+    return text
 
 
 def resolve_input(text: str, legal: Sequence[Action], state_game: str) -> Action:
@@ -75,14 +221,109 @@ def resolve_input(text: str, legal: Sequence[Action], state_game: str) -> Action
         raise first_error
 
 
+# -- the command line, checked before anything is stored ------------------------------------
+@dataclass(frozen=True)
+class NewGame:
+    game: Game
+    options: dict[str, str]
+    seats: int
+
+
+def plan_new_game(
+    game_name: str | None,
+    options: dict[str, str],
+    *,
+    players: int | None = None,
+    seat: int = 0,
+    watch: bool = False,
+) -> NewGame:
+    """The game, settings and seat the command line asks for, checked by the
+    engine; ``EngineError`` or ``CliError`` with a one-line reason."""
+    game = get_game(game_name or "callbreak")
+    options = dict(options)
+    if players is not None:
+        known = {s.name: s for s in game.Variant.settings()}
+        if "players" not in known:
+            choosers = [
+                get_game(name).title
+                for name in GAMES
+                if any(s.name == "players" for s in get_game(name).Variant.settings())
+            ]
+            raise CliError(
+                f"--players is only for {' and '.join(choosers)}: "
+                f"{game.title} always has {game.num_seats()} players"
+            )
+        bounds = known["players"].bounds
+        if bounds is not None and not bounds[0] <= players <= bounds[1]:
+            raise CliError(
+                f"--players must be {bounds[0]}..{bounds[1]} for {game.title} (got {players})"
+            )
+        options["players"] = str(players)
+    variant = game.Variant.from_options(options)
+    seats = game.num_seats(variant)
+    if not watch and not 0 <= seat < seats:
+        raise CliError(
+            f"--seat must be 0..{seats - 1} for {game.title} with {seats} players "
+            f"(0 = the first seat; got {seat})"
+        )
+    return NewGame(game, options, seats)
+
+
+def database_name(db_url: str) -> str:
+    url = make_url(db_url)
+    if url.get_backend_name() == "sqlite":
+        return url.database or "memory"
+    return url.render_as_string(hide_password=True)
+
+
+# -- rendering helpers --------------------------------------------------------------------------
+def seat_names(info: TableInfo) -> list[str]:
+    return ["You" if s.user_id == LOCAL_USER else (s.name or f"Seat {s.seat}") for s in info.seats]
+
+
+def result_line(view: Observation, names: Sequence[str]) -> str:
+    """The final standings in one line: '1. You 12.3, 2. Ada (AI) 9.1, ...'."""
+    if view.teams:
+        entries = [
+            (view.ranking[i], " & ".join(seat_label(s, names) for s in team), view.scores[i])
+            for i, team in enumerate(view.teams)
+        ]
+    else:
+        entries = [
+            (view.ranking[s], seat_label(s, names), view.scores[s]) for s in range(view.num_seats)
+        ]
+    return ", ".join(
+        f"{rank}. {who} {fmt_score(score, view.score_unit)}" for rank, who, score in sorted(entries)
+    )
+
+
+def is_terminal_table(info: TableInfo) -> bool:
+    return info.guild_id is None and info.channel_id is None and info.host_id == LOCAL_USER
+
+
+# -- playing -------------------------------------------------------------------------------------
+@dataclass
+class Session:
+    """What the interrupt message needs to know: the table being played."""
+
+    table_id: int | None = None
+
+
 class TerminalTable:
     def __init__(
-        self, service: TableService, console: Console, table_id: int, human: int | None
+        self,
+        service: TableService,
+        console: Console,
+        table_id: int,
+        human: int | None,
+        session: Session | None = None,
     ) -> None:
         self.service = service
         self.con = console
         self.table_id = table_id
         self.human = human
+        self.actor = Actor.local()
+        self.session = session or Session()
         self.printed = 0
         self.names: list[str] = []
         self.round_shown = 0
@@ -92,30 +333,39 @@ class TerminalTable:
         if update.table.id == self.table_id:
             self.updates.append(update)
 
-    def _viewer_state(self) -> MatchState | None:
-        return self.service.tables[self.table_id].state
-
     async def narrate(self) -> None:
-        """Print the moves made since the last call, with what they caused."""
+        """Print the moves made since the last call, with what they caused
+        (each deal's summary from the view published with its last move)."""
         history = await self.service.history(self.table_id, self.printed)
         updates, self.updates = self.updates, []
-        events_by_seq = {u.table.seq - 1: u.events for u in updates if u.kind != "lobby"}
-        state = self._viewer_state()
+        published = {u.table.seq - 1: u for u in updates if u.kind not in ("lobby", "resumed")}
+        game = get_game((await self.service.get_table(self.table_id, self.actor)).game)
         for seq, seat, text in history:
-            game = get_game(self.service.tables[self.table_id].game)
             self.con.say(describe_action(seat, game.parse_action(text), self.names))
-            for event in events_by_seq.get(seq, ()):
+            update = published.get(seq)
+            for event in update.events if update else ():
                 line = describe_event(event, self.names)
                 if line:
                     self.con.say(line)
-                if event.kind == "deal_scored" and state is not None:
-                    self.con.say(render_deal_summary(state.view(self.human), self.names))
+                if event.kind == "deal_scored" and update is not None and update.view is not None:
+                    self.con.say(render_deal_summary(update.view, self.names))
+                    if not update.view.is_over:
+                        self._announce_round(update.view.round_number, update.table.game)
             self.printed = seq + 1
 
+    def _announce_round(self, number: int, game: str) -> None:
+        if number != self.round_shown:
+            self.round_shown = number
+            self.con.say(f"--- {'Game' if game == 'ladder' else 'Deal'} {number} ---")
+
     async def run(self) -> int:
-        info = await self.service.get_table(self.table_id)
-        self.names = ["You" if s.user_id == LOCAL_USER else s.name for s in info.seats]
+        info = await self.service.get_table(self.table_id, self.actor)
+        self.names = seat_names(info)
         self.printed = info.seq
+        self.session.table_id = self.table_id
+        _, view = await self.service.public_view(self.table_id, self.actor)
+        if view is not None and not view.is_over and view.round_number == 1 and info.seq == 0:
+            self._announce_round(1, info.game)
         unsubscribe = self.service.subscribe(self.on_update)
         try:
             return await self._loop()
@@ -126,30 +376,28 @@ class TerminalTable:
         while True:
             await self.service.wait_idle(self.table_id)
             await self.narrate()
-            info = await self.service.get_table(self.table_id)
-            state = self._viewer_state()
-            if info.status != "playing" or state is None:
+            info, view = await self.service.public_view(self.table_id, self.actor)
+            if info.status != "playing" or view is None or view.is_over:
                 break
-            if state.round_number != self.round_shown:
-                self.round_shown = state.round_number
-                unit = "Game" if info.game == "ladder" else "Deal"
-                self.con.say(f"--- {unit} {self.round_shown} ---")
-            if self.human is None or state.decider != self.human:
+            self._announce_round(view.round_number, info.game)
+            if self.human is None or view.decider != self.human:
                 await asyncio.sleep(0.01)
                 continue
             if not await self._human_turn(info):
-                resume = f"python -m bot play --resume {self.table_id}"
-                self.con.say(f"\nGame left unfinished. Resume with: {resume}")
+                self.con.say(f"\nGame left unfinished. Resume with: {resume_hint(self.table_id)}")
                 return 0
-        state = self._viewer_state()
-        if state is not None and state.is_over:
-            self.con.say(render_ranking(state.view(self.human), self.names))
+        self.session.table_id = None
+        info, view = await self.service.public_view(self.table_id, self.actor)
+        if view is not None and view.is_over:
+            self.con.say(render_ranking(view, self.names))
+        elif info.status == "abandoned":
+            self.con.say(f"Table #{self.table_id} was abandoned.")
         return 0
 
     async def _human_turn(self, info: TableInfo) -> bool:
         """Ask until the service accepts a move; False when the human quits."""
         assert self.human is not None
-        private = await self.service.private_view(self.table_id, LOCAL_USER)
+        private = await self.service.private_view(self.table_id, self.actor)
         view = private.view
         title = get_game(info.game).title
         self.con.say()
@@ -161,7 +409,11 @@ class TerminalTable:
         if choices:
             self.con.say(f"Choose: {choices}")
         while True:
-            text = await asyncio.to_thread(self.con.ask, "Your move: ")
+            try:
+                text = await self.con.ask("Your move: ")
+            except BadInput as exc:
+                self.con.say(f"Not understood: {one_line(exc)}")
+                continue
             if text is None or text.lower() in ("q", "quit", "exit"):
                 return False
             if text in ("?", "help"):
@@ -171,86 +423,210 @@ class TerminalTable:
             if text.lower() in ("t", "table"):
                 self.con.say(render_table(view, self.names, title=title))
                 continue
-            if not text:
-                continue
             try:
                 action = resolve_input(text, legal, info.game)
                 await self.service.act(
-                    self.table_id, LOCAL_USER, str(action), expected_seq=info.seq
+                    self.table_id, self.actor, str(action), expected_seq=info.seq
                 )
                 return True
             except EngineError as exc:
-                self.con.say(f"Not allowed: {exc}")
+                self.con.say(f"Not allowed: {one_line(exc)}")
                 if len(legal) <= 16:
-                    self.con.say("Legal now: " + ", ".join(str(a) for a in legal))
+                    self.con.say(one_line("Legal now: " + ", ".join(str(a) for a in legal), 400))
 
 
-async def _play(
-    game_name: str | None,
-    *,
-    seed: int | None,
-    seat: int,
-    watch: bool,
-    options: dict[str, str],
-    agent: str,
-    db_url: str,
-    resume: int | bool | None,
-    con: Console,
-) -> int:
-    store = Store(db_url)
-    await store.migrate()
-    service = TableService(store, turn_seconds_default=0, ai_budget_ms=200)
-    await service.start(dispatch_deadlines=False)
-    try:
-        if resume:
-            table_id = await _find_resumable(service, resume if resume is not True else None)
-            if table_id is None:
-                con.say("There is no unfinished terminal game to resume.")
-                return 2
-            info = await service.get_table(table_id)
-            human = info.seat_of(LOCAL_USER)
-            con.say(f"Resuming table #{table_id} ({get_game(info.game).title}) at move {info.seq}.")
+# -- choosing the table: a new one, or one to resume ------------------------------------------
+@dataclass(frozen=True)
+class PlayRequest:
+    game_name: str | None
+    seed: int | None
+    seat: int
+    watch: bool
+    options: dict[str, str]
+    agent: str
+    db_url: str
+    resume: int | bool | None
+    players: int | None = None
+
+
+class Resumer:
+    """``--resume [N]``: find the terminal game to go on with, or say
+    precisely why there is none."""
+
+    def __init__(
+        self,
+        service: TableService,
+        store: Store,
+        con: Console,
+        db_name: str,
+        finished_on_start: dict[int, TableUpdate],
+    ) -> None:
+        self.service = service
+        self.store = store
+        self.con = con
+        self.db_name = db_name
+        self.finished_on_start = finished_on_start
+        self.actor = Actor.local()
+
+    async def candidates(self) -> list[TableInfo]:
+        """Unfinished terminal games, with those the service just finished
+        (their last move was stored but not their result)."""
+        tables = {
+            t.id: t for t in await self.service.open_tables(self.actor) if is_terminal_table(t)
+        }
+        for table_id, update in self.finished_on_start.items():
+            tables.setdefault(table_id, update.table)
+        return [tables[k] for k in sorted(tables)]
+
+    async def describe(self, info: TableInfo) -> str:
+        title = get_game(info.game).title
+        _, view = await self.service.public_view(info.id, self.actor)
+        if info.id in self.finished_on_start:
+            where = "over (result not yet shown)"
+        elif view is None:
+            where = "not started"
         else:
+            where = f"{'game' if info.game == 'ladder' else 'deal'} {view.round_number}"
+        loaded = await self.store.table(info.id)
+        when = ""
+        if loaded is not None and loaded[0].updated_at is not None:
+            stamp = loaded[0].updated_at
+            stamp = stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
+            when = f", last played {stamp.astimezone():%Y-%m-%d %H:%M}"
+        return f"  #{info.id}  {title}, {where}{when}"
+
+    async def choose(self, wanted: int | None) -> int:
+        """The table to resume; ``CliError`` when there is none to choose."""
+        if wanted is not None:
+            return await self._check(wanted)
+        tables = await self.candidates()
+        if not tables:
+            raise CliError(f"there is no unfinished terminal game in {self.db_name}")
+        if len(tables) == 1:
+            return tables[0].id
+        self.con.say("Unfinished terminal games:")
+        for info in tables:
+            self.con.say(await self.describe(info))
+        ids = {t.id for t in tables}
+        if not self.con.interactive:
+            raise CliError("several unfinished games: choose one with --resume N")
+        while True:
             try:
-                game = get_game(game_name or "callbreak")
-                info = await service.create_table(
-                    guild_id=None,
-                    channel_id=None,
-                    host_id=LOCAL_USER,
-                    host_name="You",
-                    game=game.name,
-                    options=options,
-                    seed=seed,
-                    host_seat=None if watch else seat,
+                text = await self.con.ask("Resume which table? ")
+            except BadInput as exc:
+                self.con.say(f"Not understood: {one_line(exc)}")
+                continue
+            if text is None or text.lower() in ("q", "quit", "exit"):
+                raise CliError("no table chosen: choose one with --resume N")
+            number = text.lstrip("#")
+            if number.isdecimal() and int(number) in ids:
+                return int(number)
+            self.con.say(one_line(f"Type one of: {', '.join(str(i) for i in sorted(ids))}"))
+
+    async def _check(self, table_id: int) -> int:
+        if table_id in self.finished_on_start:
+            return table_id
+        try:
+            info = await self.service.get_table(table_id, self.actor)
+        except TableNotFound:
+            try:
+                await self.service.get_table(table_id)
+            except TableNotFound:
+                raise CliError(f"there is no table {table_id} in {self.db_name}") from None
+            raise CliError(
+                f"table {table_id} is not a terminal game (it belongs to Discord)"
+            ) from None
+        if info.status == "finished":
+            _, view = await self.service.public_view(table_id, self.actor)
+            result = result_line(view, seat_names(info)) if view is not None else "not recorded"
+            raise CliError(f"table {table_id} is finished: its result was {result}")
+        if info.status == "abandoned":
+            raise CliError(f"table {table_id} was abandoned: there is nothing to resume")
+        return table_id
+
+
+async def _open_store(db_url: str, db_name: str) -> Store:
+    store = Store(db_url)
+    try:
+        await store.migrate()
+    except Exception as exc:  # the store wraps driver errors: say what is wrong
+        await store.close()
+        if isinstance(exc, StoreUnavailable) and not exc.retryable:
+            raise CliError(str(exc)) from None  # damaged: the store says what to do
+        cause = exc.__cause__ or exc
+        cause = getattr(cause, "orig", None) or cause
+        raise CliError(f"cannot open the database {db_name}: {cause}") from None
+    return store
+
+
+async def _play(request: PlayRequest, con: Console, session: Session) -> int:
+    plan = None
+    if request.resume is None:
+        plan = plan_new_game(
+            request.game_name,
+            request.options,
+            players=request.players,
+            seat=request.seat,
+            watch=request.watch,
+        )
+    db_name = database_name(request.db_url)
+    store = await _open_store(request.db_url, db_name)
+    service = TableService(store, turn_seconds_default=0, ai_budget_ms=200, max_open_per_host=None)
+    actor = Actor.local()
+    finished_on_start: dict[int, TableUpdate] = {}
+
+    async def collect(update: TableUpdate) -> None:
+        if update.kind == "finished" and is_terminal_table(update.table):
+            finished_on_start[update.table.id] = update
+
+    try:
+        unsubscribe = service.subscribe(collect)
+        try:
+            await service.start(dispatch_deadlines=False)
+        finally:
+            unsubscribe()
+        if plan is None:
+            resumer = Resumer(service, store, con, db_name, finished_on_start)
+            wanted = None if request.resume is True else int(request.resume)
+            table_id = await resumer.choose(wanted)
+            info = await service.get_table(table_id, actor)
+            if table_id in finished_on_start:
+                con.say(
+                    f"Table #{table_id} ({get_game(info.game).title}) was over when it stopped;"
+                    " its result is now recorded."
                 )
-            except EngineError as exc:
-                con.say(f"Error: {exc}")
-                return 2
-            difficulty = AGENT_TO_DIFFICULTY.get(agent, "normal")
-            for _ in range(sum(1 for s in info.seats if s.empty)):
-                info = await service.add_ai(info.id, LOCAL_USER, difficulty)
-            info = await service.start_table(info.id, LOCAL_USER)
-            human = None if watch else seat
-            con.say(f"{game.title}: {game.summary}")
+                _, view = await service.public_view(table_id, actor)
+                if view is not None:
+                    con.say(render_ranking(view, seat_names(info)))
+                return 0
+            session.table_id = table_id
+            if info.status == "lobby":  # stopped before its first deal
+                difficulty = AGENT_TO_DIFFICULTY.get(request.agent, "normal")
+                info = await service.start_table(table_id, actor, fill_ai=difficulty)
+            human = info.seat_of(LOCAL_USER)
+            title = get_game(info.game).title
+            con.say(f"Resuming table #{table_id} ({title}) at move {info.seq}.")
+        else:
+            info = await service.create_table(
+                actor,
+                game=plan.game.name,
+                options=plan.options,
+                seed=request.seed,
+                host_seat=None if request.watch else request.seat,
+            )
+            session.table_id = info.id
+            difficulty = AGENT_TO_DIFFICULTY.get(request.agent, "normal")
+            info = await service.start_table(info.id, actor, fill_ai=difficulty)
+            human = None if request.watch else request.seat
+            con.say(f"{plan.game.title}: {plan.game.summary}")
             con.say(f"Settings: {', '.join(f'{k}={v}' for k, v in info.variant.items())}")
             if human is not None:
                 con.say(f"You sit in seat {human} at table #{info.id}. {HELP}")
             con.say()
-        return await TerminalTable(service, con, info.id, human).run()
+        return await TerminalTable(service, con, info.id, human, session).run()
     finally:
         await service.close()
         await store.close()
-
-
-async def _find_resumable(service: TableService, table_id: int | None) -> int | None:
-    tables = [
-        t
-        for t in await service.active_tables()
-        if t.host_id == LOCAL_USER and t.guild_id is None and t.status == "playing"
-    ]
-    if table_id is not None:
-        return table_id if any(t.id == table_id for t in tables) else None
-    return max((t.id for t in tables), default=None)
 
 
 def play_terminal(
@@ -263,22 +639,38 @@ def play_terminal(
     agent: str = "heuristic",
     db_url: str | None = None,
     resume: int | bool | None = None,
+    players: int | None = None,
     console: Console | None = None,
 ) -> int:
-    """Play (or resume) one match in the terminal; returns the exit code."""
+    """Play (or resume) one match in the terminal; returns the exit code.
+    Refusals are one line on stderr with exit code 2; Ctrl-C ends at once
+    with the command that resumes the game (exit code 130)."""
     from bot.settings import Settings
 
-    url = db_url or Settings().database_url
-    return asyncio.run(
-        _play(
-            game_name,
-            seed=seed,
-            seat=seat,
-            watch=watch,
-            options=options or {},
-            agent=agent,
-            db_url=url,
-            resume=resume,
-            con=console or Console(),
-        )
+    con = console or Console()
+    request = PlayRequest(
+        game_name=game_name,
+        seed=seed,
+        seat=seat,
+        watch=watch,
+        options=options or {},
+        agent=agent,
+        db_url=db_url or Settings().database_url,
+        resume=resume,
+        players=players,
     )
+    session = Session()
+    try:
+        return asyncio.run(_play(request, con, session))
+    except (CliError, EngineError) as exc:
+        con.refuse(exc)
+        return 2
+    except StoreUnavailable as exc:
+        con.refuse(f"{exc} ({database_name(request.db_url)})")
+        return 1
+    except KeyboardInterrupt:
+        if session.table_id is not None:
+            con.say(f"\nInterrupted: resume with {resume_hint(session.table_id)}")
+        else:
+            con.say("\nInterrupted.")
+        return EXIT_INTERRUPTED

@@ -70,13 +70,15 @@ def test_eof_in_the_middle_ends_politely(tmp_path):
 def test_bad_setting_is_a_clear_error(tmp_path):
     result = run_cli(["play", "callbreak", "--set", "rounds=99"], "", tmp_path=tmp_path)
     assert result.returncode == 2
-    assert "rounds must be 1..13" in result.stdout
+    assert result.stderr == "python -m bot play: rounds must be 1..13 (got 99)\n"
+    assert not (tmp_path / "cardtable.db").exists()  # refused before anything is stored
 
 
 def test_unknown_game_is_a_clear_error(tmp_path):
     result = run_cli(["play", "poker"], "", tmp_path=tmp_path)
     assert result.returncode == 2
-    assert "unknown game 'poker'" in result.stdout
+    assert "unknown game 'poker'" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
 
 
 @pytest.mark.parametrize("name", list(GAMES))
