@@ -55,6 +55,10 @@ def failure_line(exc: BaseException) -> str | None:
     import aiohttp
     import discord
 
+    from bot.db.repositories import StoreUnavailable
+
+    if isinstance(exc, StoreUnavailable):  # says which database and what to do
+        return _clip(exc)
     if isinstance(exc, discord.LoginFailure):
         return "Discord refused the token: check DISCORD_TOKEN in .env"
     if isinstance(exc, discord.PrivilegedIntentsRequired):

@@ -72,6 +72,21 @@ def test_a_timeout_is_one_line(bot_env, monkeypatch, capsys):
     assert printed_lines(capsys) == ["cannot reach Discord: TimeoutError"]
 
 
+def test_a_database_that_cannot_be_used_is_one_line(bot_env, monkeypatch, capsys):
+    from bot.db.repositories import Store, StoreUnavailable
+
+    async def locked(self):
+        raise StoreUnavailable("the database file bot.db is locked by another program")
+
+    async def login(self, token):
+        await self.setup_hook()
+
+    monkeypatch.setattr(Store, "migrate", locked)
+    monkeypatch.setattr(CardBot, "login", login)
+    assert main(["run"]) == 1
+    assert printed_lines(capsys) == ["the database file bot.db is locked by another program"]
+
+
 def test_a_bug_keeps_its_traceback(bot_env, monkeypatch):
     async def broken(self, token):
         raise ZeroDivisionError("a bug")
