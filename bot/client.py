@@ -22,6 +22,7 @@ from discord.ext import commands
 
 from bot.db.repositories import Store
 from bot.services.tables import TableService
+from bot.services.thinking import Thinker
 from bot.settings import Settings
 from bot.ui import custom_ids
 from bot.ui.actors import actor_of
@@ -44,7 +45,7 @@ class CardBot(commands.Bot):
         settings: Settings,
         *,
         turn_seconds_default: int = 90,
-        ai_budget_ms: int = 300,
+        ai_budget_ms: int | None = None,
         clock: Callable[[], float] = time.time,
         hand_clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -55,7 +56,8 @@ class CardBot(commands.Bot):
             self.store,
             clock=clock,
             turn_seconds_default=turn_seconds_default,
-            ai_budget_ms=ai_budget_ms,
+            ai_budget_ms=settings.ai_budget_ms if ai_budget_ms is None else ai_budget_ms,
+            thinker=Thinker(settings.ai_workers, max_queue_wait_ms=settings.ai_queue_wait_ms),
         )
         self.components = ComponentHandler(self)
         self.hands = LiveHands(self.service, clock=hand_clock)

@@ -55,6 +55,7 @@ def make_settings(tmp_path: Any, edit_interval: float = 0.0) -> Settings:
         discord_token=None,
         database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}",
         edit_interval=edit_interval,
+        ai_workers=0,  # AI in-process: the worker pool has its own tests
         _env_file=None,
     )
 
