@@ -318,7 +318,8 @@ class Presenter:
         feed.problem = clip(
             f"⚠️ I could not {doing} for table #{feed.table_id} in {where} "
             f"(Discord said: {exc.text or exc.status}). A server admin can fix this by giving "
-            f"me {PERMISSIONS} there. The game goes on: press **Show my hand** to play."
+            f"me {PERMISSIONS} there. The game goes on: press **Show my hand** (or use "
+            "`/table hand`) to play."
         )
         if post_works and feed.channel_id is not None:
             try:

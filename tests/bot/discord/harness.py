@@ -102,6 +102,8 @@ class Sent:
     t_end: float | None = None
     #: the status it was answered with
     status: int = 200
+    #: the id of the message it created, edited or deleted (when known)
+    target: str | None = None
 
 
 @dataclass
@@ -250,6 +252,7 @@ class FakeDiscord:
         if route.path == POST_PATH and str(rp.get("channel_id")) in self.dm_channels:
             audience = self.dm_channels[str(rp["channel_id"])]
         sent = Sent("rest", route.method, route.path, params, body, rp, audience)
+        sent.target = rp.get("message_id")
         self.sent.append(sent)
         return sent
 
@@ -267,6 +270,8 @@ class FakeDiscord:
                 ephemeral = bool(target.get("flags", 0) & EPHEMERAL)
             audience = user if ephemeral else "public"
             sent = Sent("interaction", route.method, route.path, params, body, rp, audience)
+            if kind in (6, 7):
+                sent.target = self.component_message.get(token)
         else:
             target_id = self._hook_target(route, rp, token)
             target = self.messages.get(target_id or "", {})
@@ -275,6 +280,7 @@ class FakeDiscord:
             else:
                 audience = target.get("_audience", "public")
             sent = Sent("webhook", route.method, route.path, params, body, rp, audience)
+            sent.target = target_id
         self.sent.append(sent)
         return sent
 
@@ -373,6 +379,7 @@ class FakeDiscord:
             ]
         if (method, path) == ("POST", POST_PATH):
             msg = self.message(str(rp["channel_id"]), body or {}, attachments=sent.files)
+            sent.target = msg["id"]
             if sent.audience != "public":
                 msg["_audience"] = sent.audience
             return msg
@@ -420,6 +427,7 @@ class FakeDiscord:
         if (method, path) == ("POST", "/webhooks/{webhook_id}/{webhook_token}"):
             flags = EPHEMERAL if sent.audience != "public" else 0
             msg = self.message(str(CHANNEL), body or {}, flags=flags, attachments=sent.files)
+            sent.target = msg["id"]
             if flags:
                 msg["_audience"] = sent.audience
             self.followups.setdefault(token, set()).add(msg["id"])
@@ -454,7 +462,7 @@ class FakeDiscord:
             if ephemeral:
                 msg["_audience"] = sent.audience
                 self.ephemeral_tokens.add(token)
-            self.original[token] = msg["id"]
+            self.original[token] = sent.target = msg["id"]
             interaction["response_message_id"] = msg["id"]
             return {"interaction": interaction, "resource": {"type": kind, "message": msg}}
         if kind in (6, 7):  # the component's own message is the original
@@ -641,6 +649,52 @@ def choices_of(hand: dict[str, Any], seq: int) -> list[dict[str, Any]]:
         elif comp["type"] == 3 and (":pick:" in cid or ":lvl:" in cid):
             menus.append(comp)
     return buttons + menus
+
+
+async def start_game(
+    bot: Any,
+    fake: FakeDiscord,
+    humans: tuple[int, ...],
+    *,
+    game: str = "callbreak",
+    options: str | None = "rounds=1",
+    fill: str = "normal",
+) -> int:
+    """``/table new`` by the first person, the others join, the host starts
+    and fills the empty seats with AI players."""
+    start = len(fake.sent)
+    send(bot, fake, 2, fake.slash("table", "new", game=game, options=options), humans[0])
+    await settle()
+    assert fake.replies(start), "no answer to /table new"
+    table_id = max(bot.service.tables)
+    for user in humans[1:]:
+        await click(bot, fake, table_message(fake, bot, table_id), r":join:", user)
+    replies = await click(bot, fake, table_message(fake, bot, table_id), r":start:", humans[0])
+    if bot.service.tables[table_id].status == "lobby":
+        await click(bot, fake, answer_of(fake, replies), f":fill:{fill}", humans[0])
+    assert bot.service.tables[table_id].status == "playing"
+    return table_id
+
+
+def decider_user(bot: Any, table_id: int) -> int | None:
+    live = bot.service.tables.get(table_id)
+    if live is None or live.status != "playing" or live.state.decider is None:
+        return None
+    return live.seats[live.state.decider].user_id
+
+
+async def play_turn(bot: Any, fake: FakeDiscord, table_id: int, user: int) -> dict[str, Any]:
+    """``user`` makes the first choice their hand offers: from their live
+    hand, else after "Show my hand".  Returns the hand message."""
+    seq = bot.service.tables[table_id].info().seq
+    hand = live_hand(fake, bot, table_id, user)
+    if hand is None or not choices_of(hand, seq):
+        replies = await click(bot, fake, table_message(fake, bot, table_id), r":hand:", user)
+        hand = answer_of(fake, replies)
+    target = choices_of(hand, seq)[0]
+    values = [target["options"][0]["value"]] if target["type"] == 3 else None
+    await click(bot, fake, hand, re.escape(target["custom_id"]), user, values)
+    return hand
 
 
 def _multipart(form: Any) -> tuple[dict[str, Any] | None, list[str]]:

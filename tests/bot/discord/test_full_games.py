@@ -63,7 +63,8 @@ class SecretKeeper:
         self.checked = 0
 
     def __call__(self, sent: Sent) -> None:
-        for live in self.bot.service.tables.values():
+        service = self.bot.service
+        for live in [*service.tables.values(), *service.recent.values()]:
             state = live.state
             if state is None:
                 continue
