@@ -38,9 +38,11 @@ def main() -> None:
     z = 1.96
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    print(f"games {n}: heuristic team win rate {100 * p:.1f}% "
-          f"(95% CI {100 * (centre - half):.1f}..{100 * (centre + half):.1f}), "
-          f"draws {100 * draws / n:.1f}%, mean game length {turns / n:.1f} turns")
+    print(
+        f"games {n}: heuristic team win rate {100 * p:.1f}% "
+        f"(95% CI {100 * (centre - half):.1f}..{100 * (centre + half):.1f}), "
+        f"draws {100 * draws / n:.1f}%, mean game length {turns / n:.1f} turns"
+    )
 
 
 if __name__ == "__main__":

@@ -1,14 +1,22 @@
 """What a seat can infer from its own view: cards still unseen, tricks of
-this deal, suits a player has shown out of.  Shared by the trick-game
-heuristics; every input is an ``Observation``, never the full state."""
+this deal, suits a player has shown out of, trumps a player cannot hold.
+Shared by the trick-game heuristics and the world builders; every input is
+an ``Observation``, never the full state."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Literal
 
 from engine.core.cards import Card
-from engine.core.trick import STANDARD, Ranking
+from engine.core.trick import STANDARD, Ranking, Trick
 from engine.core.view import Observation, Plays
+
+#: when a player void in the led suit must play a trump, per game:
+#: "never" (Backalley), "unruffed" (Callbreak: only while no spade is in the
+#: trick), "always" (Batak), "blot" (unless the partner is winning, and only
+#: inferable while no trump is in the trick: rules/blot.md "Play")
+TrumpDuty = Literal["never", "unruffed", "always", "blot"]
 
 
 def completed_tricks(view: Observation) -> list[Plays]:
@@ -16,6 +24,14 @@ def completed_tricks(view: Observation) -> list[Plays]:
     done = view.played[: len(view.played) - len(view.trick)]
     size = view.num_seats
     return [tuple(done[i : i + size]) for i in range(0, len(done), size)]
+
+
+def deal_tricks(view: Observation) -> list[Plays]:
+    """Finished tricks plus the one in progress (when it has cards)."""
+    tricks: list[Plays] = [*completed_tricks(view)]
+    if view.trick:
+        tricks.append(view.trick)
+    return tricks
 
 
 def unseen_cards(view: Observation, deck: Iterable[Card]) -> set[Card]:
@@ -28,14 +44,40 @@ def known_voids(
 ) -> dict[int, set[str]]:
     """Seat -> suits it has shown out of this deal (it did not follow the led suit)."""
     voids: dict[int, set[str]] = {s: set() for s in range(view.num_seats)}
-    tricks: list[Sequence[tuple[int, Card]]] = [*completed_tricks(view)]
-    if view.trick:
-        tricks.append(view.trick)
-    for trick in tricks:
+    for trick in deal_tricks(view):
         led = ranking.suit_of(trick[0][1], trump)
         for seat, card in trick[1:]:
             if ranking.suit_of(card, trump) != led:
                 voids[seat].add(led)
+    return voids
+
+
+def inferred_voids(
+    view: Observation,
+    ranking: Ranking = STANDARD,
+    trump: str | None = None,
+    duty: TrumpDuty = "never",
+) -> dict[int, set[str]]:
+    """Shown-out suits, plus trump for a player who was void in a plain led
+    suit and did not trump although the rules made a trump compulsory."""
+    voids = known_voids(view, ranking, trump)
+    if trump is None or duty == "never":
+        return voids
+    for plays in deal_tricks(view):
+        led = ranking.suit_of(plays[0][1], trump)
+        if led == trump:
+            continue
+        trick = Trick(plays[0][0], [plays[0]])
+        for seat, card in plays[1:]:
+            suit = ranking.suit_of(card, trump)
+            if suit not in (led, trump):
+                ruffed = trick.is_ruffed(ranking, trump)
+                if duty == "always" or (duty in ("unruffed", "blot") and not ruffed):
+                    winner = trick.winner(ranking, trump)
+                    exempt = duty == "blot" and winner % 2 == seat % 2
+                    if not exempt:
+                        voids[seat].add(trump)
+            trick.plays.append((seat, card))
     return voids
 
 
@@ -47,3 +89,49 @@ def is_master(
     strength = ranking.trump_power if suit == trump else ranking.plain_power
     mine = strength(card)
     return not any(ranking.suit_of(c, trump) == suit and strength(c) > mine for c in unseen)
+
+
+def touching(
+    low: Card,
+    high: Card,
+    unseen: set[Card],
+    ranking: Ranking = STANDARD,
+    trump: str | None = None,
+) -> bool:
+    """``low`` and ``high`` (same suit) are equivalent for winning tricks:
+    no unseen card of their suit lies between them."""
+    suit = ranking.suit_of(low, trump)
+    if ranking.suit_of(high, trump) != suit:
+        return False
+    strength = ranking.trump_power if suit == trump else ranking.plain_power
+    lo, hi = sorted((strength(low), strength(high)))
+    return not any(ranking.suit_of(c, trump) == suit and lo < strength(c) < hi for c in unseen)
+
+
+def equivalence_classes(
+    cards: Sequence[Card],
+    unseen: set[Card],
+    ranking: Ranking = STANDARD,
+    trump: str | None = None,
+    points: dict[Card, int] | None = None,
+) -> list[list[Card]]:
+    """Group ``cards`` into runs of equivalent cards: same suit, no unseen
+    card between neighbours, and (where cards carry points) equal points.
+    Playing any card of a run has the same effect on every future trick."""
+    by_suit: dict[str, list[Card]] = {}
+    for card in cards:
+        by_suit.setdefault(ranking.suit_of(card, trump), []).append(card)
+    classes: list[list[Card]] = []
+    for suit, group in by_suit.items():
+        strength = ranking.trump_power if suit == trump else ranking.plain_power
+        group.sort(key=strength)
+        run = [group[0]]
+        for card in group[1:]:
+            same_points = points is None or points.get(card) == points.get(run[-1])
+            if same_points and touching(run[-1], card, unseen, ranking, trump):
+                run.append(card)
+            else:
+                classes.append(run)
+                run = [card]
+        classes.append(run)
+    return classes

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.ai.base import BaseAgent, register_agent
-from engine.ai.heuristics.trickplay import PlayContext, choose_card
+from engine.ai.heuristics.trickplay import Choice, PlayContext, decide
 from engine.core.actions import Action
 from engine.core.cards import JOKER_SUIT, Card, standard_deck
 from engine.core.game import MatchState
@@ -77,12 +77,15 @@ class BackalleyHeuristic(BaseAgent):
     ) -> Action:
         if legal[0].verb == "bid":
             return self.bid(view, legal)
+        return Action("play", (self.explain(view, [a.card for a in legal]).card,))
+
+    def explain(self, view: Observation, cards: list[Card]) -> Choice:
+        """The card to play and the trick-play rule that chose it."""
         seat = view.seat
         assert seat is not None
         need = (view.bids[seat] or 0) - view.tricks_won[seat]
         ctx = PlayContext(seat, view.hand, view.trump, JOKER_RANKING, DECK)
-        card = choose_card(view, [a.card for a in legal], ctx, want_tricks=need > 0)
-        return Action("play", (card,))
+        return decide(view, cards, ctx, want_tricks=need > 0)
 
     def bid(self, view: Observation, legal: Sequence[Action]) -> Action:
         h = view.hand_size or len(view.hand)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.ai.base import BaseAgent, register_agent
-from engine.ai.heuristics.trickplay import PlayContext, choose_card
+from engine.ai.heuristics.trickplay import Choice, PlayContext, decide
 from engine.core.actions import PASS, Action, trump
 from engine.core.cards import SUITS, Card, standard_deck
 from engine.core.game import MatchState
@@ -68,7 +68,7 @@ class BatakHeuristic(BaseAgent):
             return trump(best_trump(view.hand)[0])
         if "pass" in verbs or "bid" in verbs:
             return self.bid(view, legal)
-        return Action("play", (self.play(view, [a.card for a in legal]),))
+        return Action("play", (self.explain(view, [a.card for a in legal]).card,))
 
     def bid(self, view: Observation, legal: Sequence[Action]) -> Action:
         seat = view.seat
@@ -93,7 +93,8 @@ class BatakHeuristic(BaseAgent):
         team = own + partner_worth
         return Action("bid", number=lowest) if team >= lowest + 0.5 else PASS
 
-    def play(self, view: Observation, cards: list[Card]) -> Card:
+    def explain(self, view: Observation, cards: list[Card]) -> Choice:
+        """The card for the seat, or as declarer for the dummy, and why."""
         seat = view.seat
         assert seat is not None
         if (
@@ -101,10 +102,20 @@ class BatakHeuristic(BaseAgent):
             and view.to_act == view.dummy_seat
             and seat != view.dummy_seat
         ):
-            ctx = PlayContext(view.dummy_seat, view.dummy or (), view.trump, STANDARD, DECK, seat)
+            ctx = PlayContext(
+                view.dummy_seat,
+                view.dummy or (),
+                view.trump,
+                STANDARD,
+                DECK,
+                seat,
+                trump_duty="always",
+            )
         else:
-            ctx = PlayContext(seat, view.hand, view.trump, STANDARD, DECK, (seat + 2) % 4)
-        return choose_card(view, cards, ctx, want_tricks=True)
+            ctx = PlayContext(
+                seat, view.hand, view.trump, STANDARD, DECK, (seat + 2) % 4, trump_duty="always"
+            )
+        return decide(view, cards, ctx, want_tricks=True)
 
 
 register_agent("heuristic", "batak", BatakHeuristic)

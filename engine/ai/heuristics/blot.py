@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.ai.base import BaseAgent, register_agent
-from engine.ai.heuristics.trickplay import PlayContext, choose_card
+from engine.ai.heuristics.trickplay import Choice, PlayContext, decide
 from engine.core.actions import CONTRA, PASS, RECONTRA, Action
 from engine.core.cards import Card
 from engine.core.game import MatchState
@@ -67,7 +67,7 @@ class BlotHeuristic(BaseAgent):
         full_state: MatchState | None = None,
     ) -> Action:
         if legal[0].verb == "play":
-            return Action("play", (self.play(view, [a.card for a in legal]),))
+            return Action("play", (self.explain(view, [a.card for a in legal]).card,))
         return self.auction(view, legal)
 
     # -- the bazar -------------------------------------------------------------
@@ -109,7 +109,8 @@ class BlotHeuristic(BaseAgent):
         return PASS
 
     # -- play -------------------------------------------------------------------
-    def play(self, view: Observation, cards: list[Card]) -> Card:
+    def explain(self, view: Observation, cards: list[Card]) -> Choice:
+        """The card to play and the trick-play rule that chose it."""
         seat = view.seat
         assert seat is not None
         trump = view.trump
@@ -123,8 +124,9 @@ class BlotHeuristic(BaseAgent):
             (seat + 2) % 4,
             points=lambda c: card_points(c, trump),
             draw_trumps=declaring,
+            trump_duty="blot",
         )
-        return choose_card(view, cards, ctx, want_tricks=True)
+        return decide(view, cards, ctx, want_tricks=True)
 
 
 register_agent("heuristic", "blot", BlotHeuristic)

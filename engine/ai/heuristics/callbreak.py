@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.ai.base import BaseAgent, register_agent
-from engine.ai.heuristics.trickplay import PlayContext, choose_card
+from engine.ai.heuristics.trickplay import Choice, PlayContext, decide
 from engine.core.actions import Action, bid
 from engine.core.cards import Card, standard_deck
 from engine.core.game import MatchState
@@ -69,12 +69,15 @@ class CallbreakHeuristic(BaseAgent):
         return Action("play", (self.choose_card(view, cards),))
 
     def choose_card(self, view: Observation, cards: list[Card]) -> Card:
+        return self.explain(view, cards).card
+
+    def explain(self, view: Observation, cards: list[Card]) -> Choice:
         """Win cheaply while the bid is unmade, duck once it is made."""
         seat = view.seat
         assert seat is not None
         need = (view.bids[seat] or 0) - view.tricks_won[seat]
-        ctx = PlayContext(seat, view.hand, TRUMP, STANDARD, DECK)
-        return choose_card(view, cards, ctx, want_tricks=need > 0)
+        ctx = PlayContext(seat, view.hand, TRUMP, STANDARD, DECK, trump_duty="unruffed")
+        return decide(view, cards, ctx, want_tricks=need > 0)
 
 
 register_agent("heuristic", "callbreak", CallbreakHeuristic)
