@@ -43,10 +43,23 @@ NEEDED_FOR_THREADS = (
 )
 
 
-def missing_permissions(perms: discord.Permissions, *, threads: bool) -> list[str]:
-    needed = NEEDED + (NEEDED_FOR_THREADS if threads else ())
+def missing_permissions(
+    perms: discord.Permissions, *, threads: bool, in_thread: bool = False
+) -> list[str]:
+    """The permissions the bot lacks to show a table here, by their names
+    in Discord's settings.  Inside a thread, posting needs "Send Messages in
+    Threads" and no thread of its own is opened."""
     if perms.administrator:
         return []
+    if in_thread:
+        needed = tuple(
+            ("send_messages_in_threads", "Send Messages in Threads")
+            if n == "send_messages"
+            else (n, label)
+            for n, label in NEEDED
+        )
+    else:
+        needed = NEEDED + (NEEDED_FOR_THREADS if threads else ())
     return [label for name, label in needed if not getattr(perms, name)]
 
 
@@ -118,8 +131,11 @@ class Tables(
         actor = actor_of(interaction)
         if interaction.guild_id is not None:
             guild = await self.service.get_guild_settings(interaction.guild_id)
-            threads = bool(guild.get("use_threads", True))
-            missing = missing_permissions(interaction.app_permissions, threads=threads)
+            in_thread = isinstance(interaction.channel, discord.Thread)
+            threads = bool(guild.get("use_threads", True)) and not in_thread
+            missing = missing_permissions(
+                interaction.app_permissions, threads=threads, in_thread=in_thread
+            )
             if missing:
                 await interaction.response.send_message(
                     missing_text(missing, threads=threads), ephemeral=True

@@ -9,6 +9,7 @@ from typing import Any
 
 import discord
 
+from bot.cogs.tables import missing_permissions
 from bot.services.actor import Actor
 from tests.bot.discord.harness import (
     CHANNEL,
@@ -313,3 +314,12 @@ async def test_abandon_is_for_the_host(fake, bot):
         bot, fake, payload(fake, 2, fake.slash("table", "abandon", table=table_id), HOST)
     )
     assert text_of(reply) == f"Table #{table_id} was abandoned."
+
+
+def test_inside_a_thread_posting_needs_the_thread_permission_only():
+    perms = discord.Permissions(SHOWS.value)
+    perms.send_messages = False
+    assert missing_permissions(perms, threads=False, in_thread=True) == []
+    perms.send_messages_in_threads = False
+    assert missing_permissions(perms, threads=True, in_thread=True) == ["Send Messages in Threads"]
+    assert missing_permissions(discord.Permissions(administrator=True), threads=True) == []
