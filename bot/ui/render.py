@@ -17,6 +17,7 @@ from typing import Any
 import discord
 
 from bot.services.models import ResultInfo, TableInfo
+from bot.services.policy import AWAY_TURN_SECONDS
 from bot.ui.text import cards_text, fmt_score, label_for, notation_text, trump_text
 from engine import Action, Observation, get_game
 from engine.core.cards import SUIT_SYMBOLS, Card, pretty, sort_hand
@@ -283,7 +284,9 @@ def table_embed(info: TableInfo, view: Observation, note: str = "") -> discord.E
     if status:
         embed.description = status
     if info.turn_seconds:
-        embed.set_footer(text=f"turn timer {info.turn_seconds} s · away players get 20 s")
+        embed.set_footer(
+            text=f"turn timer {info.turn_seconds} s · away players get {AWAY_TURN_SECONDS} s"
+        )
     return fit_embed(embed)
 
 
