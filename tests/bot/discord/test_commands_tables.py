@@ -323,3 +323,17 @@ def test_inside_a_thread_posting_needs_the_thread_permission_only():
     perms.send_messages_in_threads = False
     assert missing_permissions(perms, threads=True, in_thread=True) == ["Send Messages in Threads"]
     assert missing_permissions(discord.Permissions(administrator=True), threads=True) == []
+
+
+async def test_table_hand_answers_privately_with_the_hand(fake, bot):
+    host = Actor(HOST, GUILD, CHANNEL, "Host")
+    info = await bot.service.create_table(host, game="callbreak", options={"rounds": "1"})
+    await bot.service.start_table(info.id, host, fill_ai="easy")
+    await settle()
+    replies = await run(bot, fake, payload(fake, 2, fake.slash("table", "hand"), HOST))
+    assert replies and all(is_ephemeral(r) for r in replies)
+    hand = fake.reply_message(replies[-1])
+    assert hand["content"].startswith(f"**Your hand** — Callbreak, table #{info.id} (seat 1")
+    assert components_of(hand)
+    (reply,) = await run(bot, fake, payload(fake, 2, fake.slash("table", "hand"), STRANGER))
+    assert is_ephemeral(reply) and text_of(reply).startswith("⚠️")
