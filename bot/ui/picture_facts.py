@@ -104,12 +104,15 @@ def seat_rank(view: Observation, seat: int) -> int | None:
 
 
 def deal_text(view: Observation) -> str:
-    """``Deal 3``, ``Deal 4 of 13``, Ladder's ``Game 1 · turn 40``."""
+    """``Deal 3``, ``Deal 4 of 13 · trick 2``, Ladder's ``Game 1 · turn 40``."""
     if view.requirement is not None:
         turns = view.extra.get("turns")
         return f"Game {view.round_number}" + (f" · turn {turns}" if turns else "")
     deals = view.extra.get("deals")
-    return f"Deal {view.round_number}" + (f" of {deals}" if deals else "")
+    text = f"Deal {view.round_number}" + (f" of {deals}" if deals else "")
+    if view.phase == "play" and view.tricks_won:
+        text += f" · trick {sum(view.tricks_won) + 1}"
+    return text
 
 
 def phase_text(view: Observation) -> str:

@@ -140,7 +140,7 @@ def draw_dummy(
     canvas: Image.Image, view: Observation, names: Sequence[str], boxes: Sequence[Box]
 ) -> None:
     """Batak's dummy face up beside its seat, captioned "Dummy — name"."""
-    if view.dummy is None or view.dummy_seat is None:
+    if not view.dummy or view.dummy_seat is None:
         return
     seat = view.dummy_seat
     cards = sort_hand(view.dummy)

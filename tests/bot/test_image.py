@@ -15,6 +15,7 @@ from PIL import Image, ImageFont, features
 
 from bot.ui import picture_fonts
 from bot.ui.image import HEIGHT, WIDTH, render_table_png
+from bot.ui.picture_facts import bid_text, contract_text, deal_text, score_text
 from bot.ui.picture_fonts import (
     ARMENIAN,
     DEVANAGARI,
@@ -258,3 +259,37 @@ def test_the_png_writer_round_trips_pixels():
     back = decode(encode_png(image))
     assert back.size == image.size and back.mode == "RGB"
     assert back.tobytes() == image.tobytes()
+
+
+# Wording -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("contract", "text"),
+    [("13 C", "13 ♣"), ("9 NT", "9 NT"), ("80 S capot recontra", "80 ♠ capot recontra")],
+)
+def test_contracts_show_suit_symbols(contract, text):
+    assert contract_text(contract) == text
+
+
+@pytest.mark.parametrize(
+    ("value", "unit", "text"),
+    [(132, "tenths", "13.2"), (-40, "tenths", "-4.0"), (176, "points", "176"),
+     (1, "wins", "1 win"), (0, "wins", "0 wins")],
+)  # fmt: skip
+def test_scores_read_in_the_games_unit(value, unit, text):
+    assert score_text(value, unit) == text
+
+
+def test_bids_read_from_the_auction_until_a_contract_is_set():
+    view = Observation(
+        game="blot", seat=None, num_seats=4, phase="auction", round_number=1,
+        auction=((3, "bid 40 C"), (0, "pass"), (1, "bid 50 NT")), bids=(None, 50, None, 40),
+    )  # fmt: skip
+    assert [bid_text(view, s) for s in range(4)] == ["Pass", "Bid 50 NT", "", "Bid 40 ♣"]
+    callbreak = Observation(
+        game="callbreak", seat=None, num_seats=4, phase="play", round_number=2,
+        bids=(3, 2, None, 5), tricks_won=(1, 0, 2, 1),
+    )  # fmt: skip
+    assert bid_text(callbreak, 0) == "Bid 3" and bid_text(callbreak, 2) == ""
+    assert deal_text(callbreak) == "Deal 2 · trick 5"
