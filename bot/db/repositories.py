@@ -112,11 +112,22 @@ class Store:
             raise StoreUnavailable(
                 detail=f"{self.where}: waited {self.write_wait:g} s for earlier writes"
             ) from exc
+        released = False
         try:
             async with self._writes() as session:
-                yield session
+                try:
+                    yield session
+                except BaseException:
+                    await session.rollback()
+                    raise
+                finally:
+                    # the transaction is over: let the next write begin while
+                    # this session returns its connection to the pool
+                    self._write_lock.release()
+                    released = True
         finally:
-            self._write_lock.release()
+            if not released:
+                self._write_lock.release()
 
     @_reported
     async def migrate(self) -> None:
