@@ -1,8 +1,9 @@
 """Backalley heuristic (issue "Backalley", AI): bid from trump strength,
 jokers and hand size (bidding backalley only when every card is a sure
-winner), respect the hook, and play to make the bid exactly: overtricks are
-worth one point while a missed bid costs three a trick (rules/backalley.md
-"Scoring")."""
+winner), respect the hook, and take every trick it can: an overtrick still
+scores one point and a bid of 0 scores a point a trick (rules/backalley.md
+"Scoring"); ducking once the bid was made measured worse (bench/ai_revision.py,
+-4.1 +- 1.8 points a game).  Card play: the shared rules of ``trickplay.py``."""
 
 from __future__ import annotations
 
@@ -83,9 +84,8 @@ class BackalleyHeuristic(BaseAgent):
         """The card to play and the trick-play rule that chose it."""
         seat = view.seat
         assert seat is not None
-        need = (view.bids[seat] or 0) - view.tricks_won[seat]
         ctx = PlayContext(seat, view.hand, view.trump, JOKER_RANKING, DECK)
-        return decide(view, cards, ctx, want_tricks=need > 0)
+        return decide(view, cards, ctx)
 
     def bid(self, view: Observation, legal: Sequence[Action]) -> Action:
         h = view.hand_size or len(view.hand)

@@ -115,7 +115,7 @@ class BatakHeuristic(BaseAgent):
             ctx = PlayContext(
                 seat, view.hand, view.trump, STANDARD, DECK, (seat + 2) % 4, trump_duty="always"
             )
-        return decide(view, cards, ctx, want_tricks=True)
+        return decide(view, cards, ctx)
 
 
 register_agent("heuristic", "batak", BatakHeuristic)

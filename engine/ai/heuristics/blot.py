@@ -126,7 +126,7 @@ class BlotHeuristic(BaseAgent):
             draw_trumps=declaring,
             trump_duty="blot",
         )
-        return decide(view, cards, ctx, want_tricks=True)
+        return decide(view, cards, ctx)
 
 
 register_agent("heuristic", "blot", BlotHeuristic)

@@ -1,6 +1,7 @@
-"""Callbreak heuristic (issue "Foundation", AI): bid from hand strength, play
-to win cheaply while the bid is unmade, duck once it is made, and keep spades
-for the tricks where they count.  Sees only its own ``Observation``."""
+"""Callbreak heuristic (issue "Foundation", AI): bid from hand strength and
+play the shared trick-play rules (``trickplay.py``): win cheaply, never dump
+an honour under a trick it cannot win, keep spades for the tricks where they
+count.  Sees only its own ``Observation``."""
 
 from __future__ import annotations
 
@@ -72,12 +73,13 @@ class CallbreakHeuristic(BaseAgent):
         return self.explain(view, cards).card
 
     def explain(self, view: Observation, cards: list[Card]) -> Choice:
-        """Win cheaply while the bid is unmade, duck once it is made."""
+        """Take tricks, also once the bid is made: an overtrick scores 0.1
+        and is a trick the others miss (rules/callbreak.md "Scoring"; ducking
+        after the bid measured no better, bench/ai_revision.py)."""
         seat = view.seat
         assert seat is not None
-        need = (view.bids[seat] or 0) - view.tricks_won[seat]
         ctx = PlayContext(seat, view.hand, TRUMP, STANDARD, DECK, trump_duty="unruffed")
-        return decide(view, cards, ctx, want_tricks=need > 0)
+        return decide(view, cards, ctx)
 
 
 register_agent("heuristic", "callbreak", CallbreakHeuristic)

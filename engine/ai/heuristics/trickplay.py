@@ -33,7 +33,10 @@ Leading:
 - ``lead_from_length``: lead from the longest side suit no opponent is known
   to ruff: the top of touching honours, else the lowest card.
 - ``lead_trump``: only trumps are legal: the cheapest (a master first).
-- ``duck_lead`` / ``duck``: the seat does not want tricks.
+
+Every seat wants tricks: in all four games a trick (or its card points) is
+worth something to the side that takes it and nothing to the others (an
+overtrick scores in Callbreak and Backalley).
 
 Each game's compulsory rules (must beat, must trump) are already in the
 legal cards: these rules only ever choose among them.  Reads only an
@@ -130,12 +133,12 @@ class Table:
         return self.ctx.points(card) if self.ctx.points is not None else 0
 
 
-def choose_card(view: Observation, cards: list[Card], ctx: PlayContext, want_tricks: bool) -> Card:
+def choose_card(view: Observation, cards: list[Card], ctx: PlayContext) -> Card:
     """The card to play among the legal ``cards``."""
-    return decide(view, cards, ctx, want_tricks).card
+    return decide(view, cards, ctx).card
 
 
-def decide(view: Observation, cards: list[Card], ctx: PlayContext, want_tricks: bool) -> Choice:
+def decide(view: Observation, cards: list[Card], ctx: PlayContext) -> Choice:
     """The card to play and the rule that chose it."""
     table = Table(
         view,
@@ -147,16 +150,13 @@ def decide(view: Observation, cards: list[Card], ctx: PlayContext, want_tricks: 
     if len(cards) == 1:
         return Choice(cards[0], "only_card")
     if not view.trick:
-        return _lead(table, cards, want_tricks)
-    return _follow(table, cards, want_tricks)
+        return _lead(table, cards)
+    return _follow(table, cards)
 
 
 # -- leading --------------------------------------------------------------------------------
-def _lead(t: Table, cards: list[Card], want_tricks: bool) -> Choice:
+def _lead(t: Table, cards: list[Card]) -> Choice:
     side = [c for c in cards if not t.trump(c)]
-    if not want_tricks:
-        pool = side or cards
-        return Choice(min(pool, key=lambda c: (t.master(c), t.strength(c))), "duck_lead")
     trumps = [c for c in cards if t.trump(c)]
     master_trumps = [c for c in trumps if t.master(c)]
     out = t.unseen_trumps()
@@ -239,7 +239,7 @@ def _cheapest_equal(t: Table, cards: list[Card]) -> Card:
 
 
 # -- following -------------------------------------------------------------------------------
-def _follow(t: Table, cards: list[Card], want_tricks: bool) -> Choice:
+def _follow(t: Table, cards: list[Card]) -> Choice:
     view, ctx = t.view, t.ctx
     trick = Trick(view.trick[0][0], list(view.trick))
     led = trick.led_suit(ctx.ranking, ctx.trump)
@@ -270,8 +270,6 @@ def _follow(t: Table, cards: list[Card], want_tricks: bool) -> Choice:
         if following:
             return Choice(_low(t, losers, led), "cannot_win_play_low")
         return Choice(_discard(t, losers), "discard")
-    if not want_tricks:
-        return Choice(_duck(t, losers, led) if losers else min(winners, key=power), "duck")
     if not following:
         if partner_winning and losers:
             return Choice(_discard(t, losers), "no_overtake")
@@ -331,15 +329,6 @@ def _discard(t: Table, cards: list[Card], feed: bool = False) -> Card:
             t.strength(c) % TRUMP_BONUS,
             length[t.suit(c)],
         ),
-    )
-
-
-def _duck(t: Table, losers: list[Card], led: str) -> Card:
-    """Not wanting tricks: throw the highest card that still loses (it is the
-    card most likely to win a trick later), keeping trumps."""
-    return max(
-        losers,
-        key=lambda c: (not t.trump(c), t.ctx.ranking.power(c, led, t.ctx.trump) % TRUMP_BONUS),
     )
 
 
