@@ -33,11 +33,18 @@ def _paste(
     canvas.paste(picture, (round(x), round(y)), picture)
 
 
-def _tag(canvas: Image.Image, name: str, cx: float, top: float, dim: bool, room: float) -> None:
-    """A small dark pill with the player's (shortened) name under a card."""
+def _tag(canvas: Image.Image, name: str, card: Box, side: str, dim: bool, room: float) -> None:
+    """A small dark pill with the player's (shortened) name under a card;
+    under a side seat's card it grows outwards, away from the other cards."""
     text, size = fit_text(name, room, 12, 11)
-    width = text_width(text, size)
-    panel(canvas, (cx - width / 2 - 6, top, cx + width / 2 + 6, top + 17), radius=8, fill=TAG)
+    width = text_width(text, size) + 16
+    cx = (card.x0 + card.x1) / 2
+    if side == "left":
+        cx = min(cx, card.x1 - width / 2)
+    elif side == "right":
+        cx = max(cx, card.x0 + width / 2)
+    top = card.y1 - 6
+    panel(canvas, (cx - width / 2, top, cx + width / 2, top + 17), radius=8, fill=TAG)
     draw_text(canvas, text, cx, top + 13, size, MUTED if dim else CAPTION, align="centre")
 
 
@@ -54,11 +61,12 @@ def draw_trick(canvas: Image.Image, view: Observation, names: Sequence[str]) -> 
         _paste(canvas, card, x, y, width, dim)
     for seat, _ in plays:
         x, y = trick_spot(seat, view.num_seats, w, h)
+        side = seat_side(seat, view.num_seats)
         room = 86.0
         if view.num_seats <= 4:
             # the top card's tag sits between the side cards: keep it narrower
-            room = 100.0 if seat_side(seat, view.num_seats) == "top" else 120.0
-        _tag(canvas, names[seat], x + w / 2, y + h - 6, dim, room)
+            room = 100.0 if side == "top" else 120.0
+        _tag(canvas, names[seat], Box(x, y, x + w, y + h), side, dim, room)
     if dim:
         caption = "Last trick"
         if view.trick_leader is not None:
