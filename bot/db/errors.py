@@ -71,9 +71,8 @@ def describe_database(url: str) -> str:
         return "the database"
     if parsed.get_backend_name() == "sqlite":
         return f"the database file {parsed.database or ':memory:'}"
-    return f"the database {parsed.database or ''} on {parsed.host or 'localhost'}".replace(
-        "  ", " "
-    )
+    name = f"the database {parsed.database}" if parsed.database else "the database"
+    return f"{name} on {parsed.host or 'localhost'}"
 
 
 def damage_message(where: str) -> str:

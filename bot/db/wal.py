@@ -47,12 +47,32 @@ def _checksum(data: bytes, s0: int, s1: int, order: str) -> tuple[int, int]:
 def wal_damage(db_path: str | os.PathLike[str]) -> str | None:
     """What is wrong with the WAL of the database at ``db_path``, or None
     when there is no log or SQLite's replay will keep every committed
-    transaction in it."""
+    transaction in it.  A log that changes while it is read belongs to
+    another process that is using the database right now; it is not judged
+    (a checkpoint restarting it mid-read could look like damage)."""
     wal = Path(f"{os.fspath(db_path)}-wal")
+    for _ in range(3):
+        before = _state(wal)
+        if before is None:
+            return None
+        try:
+            reason = _scan(wal, before[0])
+        except FileNotFoundError:  # checkpointed and removed meanwhile
+            return None
+        if reason is None or _state(wal) == before:
+            return reason
+    return None
+
+
+def _state(wal: Path) -> tuple[int, int] | None:
     try:
-        size = wal.stat().st_size
+        stat = wal.stat()
     except FileNotFoundError:
         return None
+    return stat.st_size, stat.st_mtime_ns
+
+
+def _scan(wal: Path, size: int) -> str | None:
     if size == 0:
         return None
     with wal.open("rb") as f:

@@ -7,7 +7,10 @@ from __future__ import annotations
 import asyncio
 import random
 import shutil
+import signal
 import sqlite3
+import subprocess
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -21,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db.errors import BUSY_MESSAGE
 from bot.db.repositories import DuplicateAction, Store, StoreDamaged, StoreUnavailable
 from bot.db.retry import backoff_delay, retrying
+from bot.db.wal import wal_damage
 
 TABLE = {"host_id": 1, "game": "batak", "variant": "{}", "seed": 7, "status": "playing"}
 
@@ -550,3 +554,57 @@ async def test_retrying_raises_at_once_what_is_not_transient(error):
 def test_backoff_is_capped():
     rng = random.Random(3)
     assert all(0.5 <= backoff_delay(n, 0.05, 1.0, rng) <= 1.0 for n in range(6, 40))
+
+
+# Writes transactions of all sizes to a SQLite file in WAL mode, with a tiny
+# page cache (big transactions spill frames before they commit) and frequent
+# checkpoints (the log restarts often, leaving older frames behind).
+WAL_WRITER = r"""
+import random, sqlite3, sys
+con = sqlite3.connect(sys.argv[1], isolation_level=None)
+con.execute("PRAGMA journal_mode=WAL")
+con.execute("PRAGMA synchronous=NORMAL")
+con.execute("PRAGMA cache_size=8")
+con.execute("PRAGMA wal_autocheckpoint=20")
+con.execute("CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, blob BLOB)")
+rng = random.Random(int(sys.argv[2]))
+print("ready", flush=True)
+while True:
+    con.execute("BEGIN")
+    for _ in range(rng.choice([1, 1, 2, 40])):
+        con.execute("INSERT INTO t (blob) VALUES (?)", (rng.randbytes(rng.choice([10, 3000])),))
+    con.execute("COMMIT")
+"""
+
+
+def test_logs_left_by_killed_writers_are_never_called_damaged(tmp_path):
+    """SIGKILL a busy writer at random moments, again and again: whatever
+    log it leaves (torn frames, spilled uncommitted frames, frames of older
+    generations) is what a crash leaves, and is never reported as damage."""
+    path = tmp_path / "killed.db"
+    rng = random.Random(11)
+    for run in range(12):
+        proc = subprocess.Popen(
+            [sys.executable, "-c", WAL_WRITER, str(path), str(run)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+        time.sleep(rng.uniform(0.05, 0.4))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        assert wal_damage(path) is None, f"run {run}"
+        check = sqlite3.connect(path)
+        assert check.execute("PRAGMA quick_check").fetchone() == ("ok",)
+        check.close()
+
+
+def test_a_log_that_changes_while_read_is_not_judged(tmp_path, monkeypatch):
+    """A log another process is writing (a checkpoint may restart it while
+    it is read) is left to SQLite, even if it looks damaged."""
+    wal = tmp_path / "live.db-wal"
+    wal.write_bytes(b"\x00" * 5000)
+    assert wal_damage(tmp_path / "live.db") is not None
+    ticks = iter(range(100))
+    monkeypatch.setattr("bot.db.wal._state", lambda _wal: (5000, next(ticks)))
+    assert wal_damage(tmp_path / "live.db") is None
