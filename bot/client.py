@@ -98,8 +98,7 @@ class CardBot(commands.Bot):
         answer instead of Discord's 'This interaction failed'."""
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
-        if custom_ids.parse(custom_id) is None:
+        if custom_ids.parse(interaction.custom_id or "") is None:
             await interaction.response.send_message(UNKNOWN_COMPONENT, ephemeral=True)
 
     async def on_app_command_error(

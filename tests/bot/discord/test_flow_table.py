@@ -4,16 +4,20 @@ posts a new lobby in the same channel, once."""
 
 from __future__ import annotations
 
+import re
+
 from tests.bot.discord.conftest import start_bot
 from tests.bot.discord.harness import (
     POST_PATH,
     FakeDiscord,
     answer_of,
     answer_text,
+    choices_of,
     click,
     components_of,
     decider_user,
     play_turn,
+    send,
     settle,
     start_game,
     table_message,
@@ -123,3 +127,64 @@ async def test_rematch_posts_one_new_lobby_in_the_same_channel(fake, bot):
     ]
     assert len(lobbies) == 1
     assert max(bot.service.tables) == new_id
+
+
+async def test_the_host_removes_a_player_with_the_lobby_menu(fake, bot):
+    send(bot, fake, 2, fake.slash("table", "new", game="callbreak"), HOST)
+    await settle()
+    table_id = max(bot.service.tables)
+    await click(bot, fake, table_message(fake, bot, table_id), r":join:", GUEST)
+    seat = bot.service.tables[table_id].info().seat_of(GUEST)
+    lobby = table_message(fake, bot, table_id)
+    replies = await click(bot, fake, lobby, r":kick:", GUEST, values=[str(seat)])
+    assert "host" in answer_text(fake, replies)
+    replies = await click(bot, fake, lobby, r":kick:", HOST, values=[str(seat)])
+    assert "free again" in answer_text(fake, replies)
+    assert bot.service.tables[table_id].info().seat_of(GUEST) is None
+    lobby = table_message(fake, bot, table_id)
+    assert not [c for c in components_of(lobby) if ":kick:" in c["custom_id"]]
+
+
+async def test_a_blot_bid_level_menu_shows_that_levels_strains_in_place(fake, bot):
+    table_id = await start_game(bot, fake, (HOST,), game="blot", options="target_score=51")
+    for _ in range(10):
+        if decider_user(bot, table_id) == HOST:
+            break
+        await settle()
+    assert decider_user(bot, table_id) == HOST
+    replies = await click(bot, fake, table_message(fake, bot, table_id), r":hand:", HOST)
+    hand = answer_of(fake, replies)
+    seq = bot.service.tables[table_id].info().seq
+    menu = next(c for c in components_of(hand) if ":lvl:" in c["custom_id"])
+    level = menu["options"][-1]["value"]
+    await click(bot, fake, hand, r":lvl:", HOST, values=[level])
+    again = fake.messages[hand["id"]]
+    assert bot.service.tables[table_id].info().seq == seq, "choosing a level is not a move"
+    bids = [c for c in choices_of(again, seq) if c["type"] == 2 and c["label"].startswith("Bid")]
+    assert bids and all(c["label"].startswith(f"Bid {level}") for c in bids)
+    await click(bot, fake, again, re.escape(bids[0]["custom_id"]), HOST)
+    rows = await bot.service.store.actions(table_id)
+    assert rows[seq].actor_id == HOST and rows[seq].notation.startswith(f"bid {level}")
+
+
+async def test_a_garbage_page_on_a_hand_is_refused_in_place(fake, bot):
+    table_id = await start_game(bot, fake, (HOST, GUEST))
+    user = decider_user(bot, table_id)
+    replies = await click(bot, fake, table_message(fake, bot, table_id), r":hand:", user)
+    hand = answer_of(fake, replies)
+    seq = bot.service.tables[table_id].info().seq
+    forged = dict(hand)
+    forged["components"] = [
+        {
+            "type": 1,
+            "components": [
+                {"type": 2, "style": 2, "label": "?", "custom_id": f"ct:{table_id}:{seq}:page:abc"}
+            ],
+        }
+    ]
+    fake.messages[hand["id"]] = {**fake.messages[hand["id"]], **forged}
+    replies = await click(bot, fake, forged, r":page:abc", user)
+    answered = answer_of(fake, replies)
+    assert answered["id"] == hand["id"] and "cannot be used" in answered["content"]
+    assert choices_of(answered, seq), "the real hand is back"
+    assert bot.service.tables[table_id].info().seq == seq
