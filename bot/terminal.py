@@ -545,7 +545,25 @@ class Resumer:
         return table_id
 
 
+def _check_sqlite_path(db_url: str, db_name: str) -> None:
+    """A SQLite path that cannot work is refused before the driver tries: a
+    failed connect inside the migration's worker thread makes aiosqlite
+    print a thread traceback of its own."""
+    url = make_url(db_url)
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+        return
+    path = os.path.abspath(url.database)
+    folder = os.path.dirname(path)
+    if not os.path.isdir(folder):
+        raise CliError(f"cannot open the database {db_name}: there is no folder {folder}")
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise CliError(f"cannot open the database {db_name}: it is not a file")
+    if not os.access(path if os.path.exists(path) else folder, os.R_OK | os.W_OK):
+        raise CliError(f"cannot open the database {db_name}: permission denied")
+
+
 async def _open_store(db_url: str, db_name: str) -> Store:
+    _check_sqlite_path(db_url, db_name)
     store = Store(db_url)
     try:
         await store.migrate()

@@ -4,7 +4,9 @@ refused in one clear line with exit code 2, before any table is stored."""
 from __future__ import annotations
 
 import io
+import os
 import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 
@@ -13,6 +15,7 @@ import pytest
 from bot.__main__ import main
 from bot.terminal import one_line
 
+ROOT = Path(__file__).resolve().parents[2]
 MAX_LINE = 250  # an error line, with the program name around the message
 
 
@@ -172,4 +175,24 @@ def test_one_line_flattens_and_clips():
 def test_a_database_that_cannot_be_opened_is_one_line(monkeypatch, tmp_path, capsys):
     db = tmp_path / "no" / "such" / "dir" / "t.db"
     assert run_main(["play", "callbreak", "--db", str(db)], monkeypatch, tmp_path) == 2
-    assert f"cannot open the database {db}" in refusal(capsys)
+    assert refusal(capsys).endswith(
+        f"cannot open the database {db}: there is no folder {db.parent}"
+    )
+
+
+def test_a_database_that_is_a_folder_is_one_line(tmp_path):
+    (tmp_path / "t.db").mkdir()
+    for _ in range(3):  # the driver's failure used to race with the loop's end
+        result = subprocess.run(
+            [sys.executable, "-m", "bot", "play", "callbreak", "--db", "t.db"],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=60,
+            env={**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": ""},
+            stdin=subprocess.DEVNULL,
+        )
+        assert result.returncode == 2
+        assert (
+            result.stderr == "python -m bot play: cannot open the database t.db: it is not a file\n"
+        )
