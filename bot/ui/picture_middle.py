@@ -109,7 +109,8 @@ def _status(canvas: Image.Image, view: Observation, names: Sequence[str], y: flo
             lines.append(("Naming trump", 24, True))
         if view.to_act is not None:
             verb = {"auction": "to bid", "bidding": "to bid", "trump": "names trump"}
-            lines.append((f"{names[view.to_act]} {verb.get(view.phase, 'to lead')}", 16, False))
+            who, _ = fit_text(names[view.to_act], 220, 16, 16)
+            lines.append((f"{who} {verb.get(view.phase, 'to lead')}", 16, False))
     y -= 10 * (len(lines) - 1)
     for text, size, bold in lines:
         draw_text(
