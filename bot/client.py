@@ -21,6 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.db.repositories import Store
+from bot.services.policy import discord_tables
 from bot.services.tables import TableService
 from bot.services.thinking import Thinker
 from bot.settings import Settings
@@ -58,6 +59,7 @@ class CardBot(commands.Bot):
             turn_seconds_default=turn_seconds_default,
             ai_budget_ms=settings.ai_budget_ms if ai_budget_ms is None else ai_budget_ms,
             thinker=Thinker(settings.ai_workers, max_queue_wait_ms=settings.ai_queue_wait_ms),
+            owns=discord_tables,
         )
         self.components = ComponentHandler(self)
         self.hands = LiveHands(self.service, clock=hand_clock)

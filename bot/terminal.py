@@ -33,6 +33,7 @@ from bot.db.repositories import Store, StoreUnavailable
 from bot.services.actor import LOCAL_USER_ID, Actor
 from bot.services.errors import TableNotFound
 from bot.services.models import TableInfo, TableUpdate
+from bot.services.policy import terminal_tables
 from bot.services.tables import TableService
 from bot.ui.text import (
     describe_action,
@@ -589,7 +590,13 @@ async def _play(request: PlayRequest, con: Console, session: Session) -> int:
         )
     db_name = database_name(request.db_url)
     store = await _open_store(request.db_url, db_name)
-    service = TableService(store, turn_seconds_default=0, ai_budget_ms=200, max_open_per_host=None)
+    service = TableService(
+        store,
+        turn_seconds_default=0,
+        ai_budget_ms=200,
+        max_open_per_host=None,
+        owns=terminal_tables,
+    )
     actor = Actor.local()
     finished_on_start: dict[int, TableUpdate] = {}
 

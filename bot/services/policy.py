@@ -50,3 +50,13 @@ def checked_seed(seed: Any) -> int:
     if not 0 <= value < 2**63:
         raise ServiceError("the seed must be between 0 and 2^63 - 1", "bad_seed")
     return value
+
+
+def terminal_tables(guild_id: int | None, channel_id: int | None) -> bool:
+    """The tables the terminal owns: made outside Discord."""
+    return guild_id is None and channel_id is None
+
+
+def discord_tables(guild_id: int | None, channel_id: int | None) -> bool:
+    """The tables the Discord bot owns: each was made in a channel."""
+    return channel_id is not None

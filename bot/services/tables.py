@@ -114,7 +114,11 @@ class TableService(LobbyMixin, TurnsMixin):
         thinker: Thinker | None = None,
         max_open_per_host: int | None = MAX_OPEN_PER_HOST,
         lobby_seconds: float = LOBBY_SECONDS,
+        owns: Callable[[int | None, int | None], bool] | None = None,
     ) -> None:
+        """``owns(guild_id, channel_id)``: which tables this process resumes
+        and drives (default: all).  The terminal owns the tables with
+        neither; the Discord bot those with a channel; a shard its servers'."""
         self.store = store
         self.clock = clock
         self.turn_seconds_default = turn_seconds_default
@@ -122,6 +126,7 @@ class TableService(LobbyMixin, TurnsMixin):
         self.thinker = thinker or Thinker(inline=True)
         self.max_open_per_host = max_open_per_host
         self.lobby_seconds = lobby_seconds
+        self.owns = owns or (lambda guild_id, channel_id: True)
         #: where new tables get their seeds (tests make it deterministic)
         self.new_seed: Callable[[], int] = new_seed
         self.settings = GuildSettings(store, turn_seconds_default)
@@ -137,24 +142,56 @@ class TableService(LobbyMixin, TurnsMixin):
         )
         self._loading: dict[int, asyncio.Task[LiveTable]] = {}
         self._pings: dict[int, str] = {}
+        #: tables found at start and not yet resumed
+        self._pending: set[int] = set()
+        self._resuming: asyncio.Task[None] | None = None
 
     # -- life cycle ---------------------------------------------------------------------
-    async def start(self, *, dispatch_deadlines: bool = True) -> None:
+    async def start(self, *, dispatch_deadlines: bool = True, wait: bool = True) -> None:
         """Resume every unfinished table by replaying its log: finish a
         match that was over when the process died, give every running timer
-        a grace period for the downtime, and let AI seats go on."""
+        a grace period for the downtime, and let AI seats go on.
+
+        All logs are read in three queries; tables are replayed one after
+        another, yielding to the event loop between them.  With
+        ``wait=False`` this returns at once and the bot serves people while
+        the rest is replayed: a table somebody asks for first is resumed on
+        the spot (``_live``)."""
         await self.thinker.start()
-        for table_id in await self.store.tables_with_status(["lobby", "playing"]):
-            try:
-                live = await self._load(table_id)
-            except Exception as exc:  # one damaged table must not stop the others
-                self.broken[table_id] = str(exc)
-                log.error("table %s cannot be resumed: %s", table_id, exc)
-                continue
-            self.tables[table_id] = live
-            await self._resume(live)
+        bulk = [
+            entry
+            for entry in await self.store.unfinished(["lobby", "playing"])
+            if self.owns(entry[0].guild_id, entry[0].channel_id)
+        ]
+        self._pending = {row.id for row, _, _ in bulk}
+        self._resuming = asyncio.create_task(self._resume_all(bulk), name="cardtable-resume")
         if dispatch_deadlines:
             self.deadlines.start()
+        if wait:
+            await self._resuming
+
+    async def _resume_all(self, bulk: list[Any]) -> None:
+        for row, seat_rows, moves in bulk:
+            await asyncio.sleep(0)  # let clicks in between two replays
+            if row.id not in self._pending:
+                continue  # resumed already, on demand
+            try:
+                live = self._build(row, seat_rows, moves) if seat_rows else await self._load(row.id)
+            except Exception as exc:  # one damaged table must not stop the others
+                self._pending.discard(row.id)
+                self.broken[row.id] = str(exc)
+                log.error("table %s cannot be resumed: %s", row.id, exc)
+                continue
+            if row.id not in self._pending:
+                continue
+            self._pending.discard(row.id)
+            self.tables[row.id] = live
+            await self._resume(live)
+
+    async def resumed(self) -> None:
+        """Until every table found at start is resumed (tests, operators)."""
+        if self._resuming is not None:
+            await asyncio.shield(self._resuming)
 
     async def _resume(self, live: LiveTable) -> None:
         state = live.state
@@ -164,14 +201,18 @@ class TableService(LobbyMixin, TurnsMixin):
         now = self.clock()
         if live.status == "lobby" and live.deadline is None:
             live.deadline = now + self.lobby_seconds
+            await self.store.update_table(live.id, deadline=live.deadline)
         elif live.deadline is not None and live.deadline < now + RESUME_GRACE_SECONDS:
             live.deadline = now + RESUME_GRACE_SECONDS
-        await self.store.update_table(live.id, deadline=live.deadline)
+            await self.store.update_table(live.id, deadline=live.deadline)
         await self._publish(live, "resumed", ())
         if live.status == "playing":
             self._schedule(live)
 
     async def close(self) -> None:
+        if self._resuming is not None and not self._resuming.done():
+            self._resuming.cancel()
+            await asyncio.gather(self._resuming, return_exceptions=True)
         await self.deadlines.close()
         drivers = [lv.driver for lv in self.tables.values() if lv.driver is not None]
         for task in drivers:
@@ -188,6 +229,15 @@ class TableService(LobbyMixin, TurnsMixin):
         if loaded is None:
             raise TableNotFound(f"there is no table #{table_id}")
         row, seat_rows = loaded
+        moves: list[tuple[int, str, int]] = []
+        if row.status in ("playing", "finished"):
+            moves = [(a.seq, a.notation, a.seat) for a in await self.store.actions(table_id)]
+        return self._build(row, seat_rows, moves)
+
+    def _build(
+        self, row: Any, seat_rows: list[Any], moves: list[tuple[int, str, int]]
+    ) -> LiveTable:
+        """A live table from its rows, its match rebuilt by replaying the log."""
         live = LiveTable(
             id=row.id,
             guild_id=row.guild_id,
@@ -205,16 +255,15 @@ class TableService(LobbyMixin, TurnsMixin):
             expiries={s.seat: s.expiries for s in seat_rows},
         )
         if row.status in ("playing", "finished"):
-            rows = await self.store.actions(table_id)
-            if [a.seq for a in rows] != list(range(len(rows))):
-                raise ServiceError(f"the action log of table #{table_id} has gaps", "corrupt_log")
+            if [seq for seq, _, _ in moves] != list(range(len(moves))):
+                raise ServiceError(f"the action log of table #{row.id} has gaps", "corrupt_log")
             live.state = get_game(row.game).replay(
-                [a.notation for a in rows], seed=row.seed, variant=live.variant
+                [notation for _, notation, _ in moves], seed=row.seed, variant=live.variant
             )
-            live.actors = [a.seat for a in rows]
+            live.actors = [seat for _, _, seat in moves]
             if len(live.seats) != live.state.num_seats:
                 raise ServiceError(
-                    f"table #{table_id} has {len(live.seats)} seat rows for a "
+                    f"table #{row.id} has {len(live.seats)} seat rows for a "
                     f"{live.state.num_seats}-seat game",
                     "corrupt_seats",
                 )
@@ -244,8 +293,13 @@ class TableService(LobbyMixin, TurnsMixin):
                 live = await asyncio.shield(task)
             finally:
                 self._loading.pop(table_id, None)
+            if not self.owns(live.guild_id, live.channel_id):
+                raise TableNotFound(f"there is no table #{table_id} here")
             if live.active:
                 live = self.tables.setdefault(table_id, live)
+                if table_id in self._pending:  # asked for before its turn to resume
+                    self._pending.discard(table_id)
+                    await self._resume(live)
             else:
                 self._remember_ended(live)
         if live.needs_reload:

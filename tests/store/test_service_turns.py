@@ -326,3 +326,51 @@ async def test_every_call_turns_a_locked_database_into_a_friendly_refusal(servic
             await call
         assert busy.value.reason == "busy" and "try again" in str(busy.value)
     assert (await service.get_table(info.id)).seats[1].empty
+
+
+async def test_each_front_end_resumes_only_its_own_tables(store, clock):
+    from bot.services.actor import Actor
+    from bot.services.policy import discord_tables, terminal_tables
+
+    svc = TableService(store, clock=clock, ai_budget_ms=20, max_open_per_host=None)
+    await svc.start(dispatch_deadlines=False)
+    on_discord = await new_table(svc, humans=(HOST,))
+    local = await svc.create_table(Actor.local(), game="callbreak", options={"rounds": "1"})
+    await svc.close()
+    terminal = TableService(store, clock=clock, owns=terminal_tables)
+    await terminal.start(dispatch_deadlines=False)
+    assert set(terminal.tables) == {local.id}
+    with pytest.raises(Exception) as foreign:
+        await terminal.get_table(on_discord.id)
+    assert foreign.value.reason == "unknown_table"
+    await terminal.close()
+    bot = TableService(store, clock=clock, owns=discord_tables)
+    await bot.start(dispatch_deadlines=False)
+    assert set(bot.tables) == {on_discord.id}
+    await bot.close()
+
+
+async def test_a_table_asked_for_before_its_turn_to_resume_is_resumed_on_the_spot(store, clock):
+    svc = TableService(store, clock=clock, ai_budget_ms=20, max_open_per_host=None)
+    await svc.start(dispatch_deadlines=False)
+    tables = [await new_table(svc, humans=(HOST,), options=TIMED) for _ in range(5)]
+    for t in tables:
+        await svc.start_table(t.id, A(HOST))
+        await svc.wait_idle(t.id)
+    await svc.close()
+    clock.now += 3600
+    again = TableService(store, clock=clock, ai_budget_ms=20)
+    seen: list[int] = []
+
+    async def record(update_):
+        if update_.kind == "resumed":
+            seen.append(update_.table.id)
+
+    again.subscribe(record)
+    await again.start(dispatch_deadlines=False, wait=False)
+    last = tables[-1].id
+    info = await again.get_table(last, A(HOST))  # before the bulk resume reached it
+    assert info.deadline == pytest.approx(clock.now + RESUME_GRACE_SECONDS)
+    await again.resumed()
+    assert sorted(seen) == sorted(t.id for t in tables)  # each resumed exactly once
+    await again.close()
