@@ -76,7 +76,8 @@ class CardBot(commands.Bot):
                 await self.load_extension(extension)
             except Exception:
                 log.exception("extension %s failed to load", extension)
-        await self.service.start()
+        # people are served while the rest is replayed (a table asked for is resumed first)
+        await self.service.start(wait=False)
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
