@@ -15,14 +15,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import queue
 import random
 import signal
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -32,45 +29,12 @@ sys.path.insert(0, str(ROOT))
 from bot.db.repositories import Store  # noqa: E402
 from engine import get_game  # noqa: E402
 from tests.store.crash_player import OPTIONS  # noqa: E402
-
-
-def launch(db: Path, game: str) -> tuple[subprocess.Popen[str], queue.Queue[str]]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.store.crash_player", str(db), game],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    lines: queue.Queue[str] = queue.Queue()
-
-    def pump() -> None:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            lines.put(line.strip())
-        lines.put("EOF")
-
-    threading.Thread(target=pump, daemon=True).start()
-    return proc, lines
+from tests.store.test_crash import drain, launch, read_until  # noqa: E402
 
 
 def wait_for(lines: queue.Queue[str], prefix: str, timeout: float) -> str:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        line = lines.get(timeout=max(0.01, end - time.monotonic()))
-        if line.startswith(prefix) or line == "EOF":
-            return line
-    raise TimeoutError(prefix)
-
-
-def drain(lines: queue.Queue[str]) -> list[str]:
-    out = []
-    while True:
-        try:
-            out.append(lines.get_nowait())
-        except queue.Empty:
-            return out
+    line, _ = read_until(lines, prefix, timeout)
+    return line
 
 
 async def _log(db: Path) -> tuple[int, list[int], list[str]]:

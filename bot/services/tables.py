@@ -365,10 +365,7 @@ class TableService(LobbyMixin, TurnsMixin):
         """A person's move: checked, persisted, then applied."""
         live = await self._table_for(table_id, actor)
         async with live.lock:
-            self._require_status(live, "playing", "play")
-            seat = self._seat_of(live, actor)
-            if live.seats[seat].resigned:
-                raise NotSeated("you resigned from this table: an AI plays your seat", "resigned")
+            seat = self._player_seat(live, actor, "play")
             state = live.state
             assert state is not None
             if expected_seq is not None and expected_seq != len(state.log):
@@ -614,6 +611,14 @@ class TableService(LobbyMixin, TurnsMixin):
     def _require_host(live: LiveTable, actor: Actor) -> None:
         if actor.user_id != live.host_id:
             raise NotHost("only the host can do that")
+
+    def _player_seat(self, live: LiveTable, actor: Actor, verb: str) -> int:
+        """The actor's seat in a game in play, if they still play it."""
+        self._require_status(live, "playing", verb)
+        seat = self._seat_of(live, actor)
+        if live.seats[seat].resigned:
+            raise NotSeated("you left this table: an AI plays your seat", "resigned")
+        return seat
 
     @staticmethod
     def _seat_of(live: LiveTable, actor: Actor) -> int:

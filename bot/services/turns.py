@@ -205,10 +205,7 @@ class TurnsMixin:
         left at the table, it is abandoned."""
         live = await self._table_for(table_id, actor)
         async with live.lock:
-            self._require_status(live, "playing", "resign")
-            seat = self._seat_of(live, actor)
-            if live.seats[seat].resigned:
-                raise WrongStatus("you already left this table", "resigned")
+            seat = self._player_seat(live, actor, "resign")
             await self.store.update_seat(table_id, seat, ai="normal", away=False)
             live.set_seat(seat, ai="normal", away=False)
             if not live.humans():
@@ -233,12 +230,8 @@ class TurnsMixin:
         full timer runs again (now, if it is their turn)."""
         live = await self._table_for(table_id, actor)
         async with live.lock:
-            self._require_status(live, "playing", "come back to")
-            seat = self._seat_of(live, actor)
-            info = live.seats[seat]
-            if info.resigned:
-                raise WrongStatus("you left this table: an AI plays your seat", "resigned")
-            if not info.away and not live.expiries.get(seat):
+            seat = self._player_seat(live, actor, "come back to")
+            if not live.seats[seat].away and not live.expiries.get(seat):
                 raise WrongStatus("you are not marked away", "not_away")
             await self.store.update_seat(table_id, seat, away=False, expiries=0)
             live.set_seat(seat, away=False)
