@@ -40,6 +40,7 @@ from bot.ui.image import render_table_png
 from bot.ui.live_hands import LiveHands
 from bot.ui.pings import TurnPings, away_text
 from bot.ui.replies import clip
+from engine import get_game
 
 if TYPE_CHECKING:
     from bot.client import CardBot
@@ -65,9 +66,9 @@ def picture(info: TableInfo, update: TableUpdate) -> bytes:
     assert update.view is not None and update.view.seat is None
     extra: dict[str, Any] = {}
     if "away" in _PICTURE_KW:
-        extra["away"] = tuple(s.seat for s in info.seats if s.away)
+        extra["away"] = tuple(s.away for s in info.seats)  # one flag per seat
     if "title" in _PICTURE_KW:
-        extra["title"] = f"Table #{info.id}"
+        extra["title"] = f"{get_game(info.game).title} — table #{info.id}"
     return render_table_png(update.view, render.seat_names(info), **extra)
 
 
