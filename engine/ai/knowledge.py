@@ -60,25 +60,44 @@ def inferred_voids(
 ) -> dict[int, set[str]]:
     """Shown-out suits, plus trump for a player who was void in a plain led
     suit and did not trump although the rules made a trump compulsory."""
-    voids = known_voids(view, ranking, trump)
-    if trump is None or duty == "never":
-        return voids
+    voids: dict[int, set[str]] = {s: set() for s in range(view.num_seats)}
     for plays in deal_tricks(view):
-        led = ranking.suit_of(plays[0][1], trump)
-        if led == trump:
-            continue
         trick = Trick(plays[0][0], [plays[0]])
         for seat, card in plays[1:]:
-            suit = ranking.suit_of(card, trump)
-            if suit not in (led, trump):
-                ruffed = trick.is_ruffed(ranking, trump)
-                if duty == "always" or (duty in ("unruffed", "blot") and not ruffed):
-                    winner = trick.winner(ranking, trump)
-                    exempt = duty == "blot" and winner % 2 == seat % 2
-                    if not exempt:
-                        voids[seat].add(trump)
+            note_play(voids, trick, seat, card, ranking, trump, duty)
             trick.plays.append((seat, card))
     return voids
+
+
+def note_play(
+    voids: dict[int, set[str]],
+    trick: Trick,
+    seat: int,
+    card: Card,
+    ranking: Ranking,
+    trump: str | None,
+    duty: TrumpDuty,
+) -> None:
+    """What ``seat`` playing ``card`` to ``trick`` (before the card is added)
+    shows about its hand: out of the led suit, and out of trump when a trump
+    was due (see ``TrumpDuty``).  Used card by card in rollouts."""
+    if not trick.plays:
+        return
+    led = ranking.suit_of(trick.plays[0][1], trump)
+    suit = ranking.suit_of(card, trump)
+    if suit == led:
+        return
+    voids[seat].add(led)
+    if trump is None or duty == "never" or led == trump or suit == trump:
+        return
+    if duty == "always":
+        voids[seat].add(trump)
+        return
+    if trick.is_ruffed(ranking, trump):
+        return
+    if duty == "blot" and trick.winner(ranking, trump) % 2 == seat % 2:
+        return
+    voids[seat].add(trump)
 
 
 def is_master(

@@ -1,32 +1,80 @@
-"""Determinized Monte Carlo search (PIMC) for the play phase of trick games.
+"""Determinized Monte Carlo search (PIMC) for the play phase.
 
 For each decision: sample worlds consistent with the seat's view (a
-per-game *world builder* registered here), play every legal card in each
-world and finish the deal with fast heuristic players, and choose the card
-with the best mean result for the deciding side.  Bidding and other
-non-card decisions are left to the game's heuristic.  The agent only ever
-reads its own ``Observation``.
+per-game *world builder*), play every candidate action in each world and
+finish the deal (or, for Ladder, a stretch of the game) with the heuristic's
+rules for every seat, and choose the action with the best mean result for
+the deciding side.  Bidding and other non-card decisions are left to the
+game's heuristic.  The agent only ever reads its own ``Observation``.
+
+Time follows the decision:
+
+- instant when one action is legal, or when all legal actions are
+  equivalent (touching cards of one suit with nothing unseen between them
+  and, where cards carry points, equal points: ``knowledge.equivalence_classes``);
+  only one card of each class of equivalent cards is searched;
+- candidates that are significantly worse than the leader (paired over the
+  same worlds, ``z`` standard errors) are dropped as the worlds come in, and
+  the search stops as soon as one candidate is left, when every world so far
+  gave every candidate the same value, or when every remaining difference is
+  known to within the game's ``resolution`` (it no longer matters);
+- never more than ``budget_ms``: the clock is checked before every card of
+  every rollout, a world cut short is thrown away, and the search stops
+  15% of the budget early (5 to 40 ms) for the last card and the answer.
+
+Reproducible: the worlds come from the agent's seeded RNG and rollouts are
+deterministic, so the same seed and the same number of completed worlds
+give the same choice.  When the evidence does not separate the heuristic's
+own card from the leader, the heuristic's card is played.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from engine.ai.base import BaseAgent, get_agent, register_agent
+from engine.ai.rollout import copy_state
 from engine.core.actions import Action
 from engine.core.game import MatchState
 from engine.core.view import Observation
 
 WorldBuilder = Callable[[Observation, random.Random], MatchState]
-#: how a finished (or abandoned) rollout is valued for the deciding seat
-Evaluator = Callable[[MatchState, int, int], float]
-_WORLDS: dict[str, WorldBuilder] = {}
 
 
-def register_world_builder(game: str, builder: WorldBuilder) -> None:
-    _WORLDS[game] = builder
+class Rollouts(Protocol):
+    """Per-decision play-out machinery for one game (see ``SearchGame``)."""
+
+    def run(self, state: Any, deadline: float) -> bool: ...
+
+
+@dataclass(frozen=True)
+class SearchGame:
+    """How to search one game: sample a world, group equivalent actions,
+    play a world on, and value the outcome for the deciding seat."""
+
+    world: WorldBuilder
+    #: (view, legal plays) -> classes of equivalent actions (each non-empty)
+    classes: Callable[[Observation, list[Action]], list[list[Action]]]
+    #: (view) -> the rollout machinery for this decision
+    rollouts: Callable[[Observation], Rollouts]
+    #: (state after the rollout, deciding seat, deals before) -> value
+    value: Callable[[MatchState, int, int], float]
+    #: verbs the search decides (others go to the heuristic)
+    verbs: frozenset[str] = field(default_factory=lambda: frozenset({"play"}))
+    #: a difference in value too small to matter (Callbreak: a tenth of a point)
+    resolution: float = 1.0
+
+
+_GAMES: dict[str, SearchGame] = {}
+
+
+def register_search(game: str, spec: SearchGame) -> None:
+    _GAMES[game] = spec
     register_agent("search", game, SearchAgent)
 
 
@@ -43,19 +91,85 @@ def deal_value(state: MatchState, seat: int, deals_before: int) -> float:
     return float(mine - sum(others) / max(1, len(others)))
 
 
+@dataclass
+class Evidence:
+    """Values of each candidate, one per completed world (paired)."""
+
+    candidates: list[Action]
+    values: dict[Action, list[float]] = field(default_factory=dict)
+
+    def add(self, row: dict[Action, float]) -> None:
+        for action, value in row.items():
+            self.values.setdefault(action, []).append(value)
+
+    @property
+    def worlds(self) -> int:
+        return min((len(self.values.get(a, ())) for a in self.candidates), default=0)
+
+    def mean(self, action: Action) -> float:
+        vals = self.values[action]
+        return sum(vals) / len(vals)
+
+    def leader(self) -> Action:
+        return max(self.candidates, key=self.mean)
+
+    def margin(self, better: Action, worse: Action) -> tuple[float, float]:
+        """Mean and standard error of ``better - worse`` over the worlds
+        where both were played."""
+        a, b = self.values[better], self.values[worse]
+        n = min(len(a), len(b))
+        diffs = [a[-n + i] - b[-n + i] for i in range(n)] if n else []
+        if n < 2:
+            return (diffs[0] if diffs else 0.0), math.inf
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return mean, math.sqrt(var / n)
+
+    def prune(self, z: float) -> None:
+        """Drop candidates significantly worse than the leader."""
+        best = self.leader()
+        keep = [best]
+        for action in self.candidates:
+            if action is best:
+                continue
+            mean, se = self.margin(best, action)
+            if not mean - z * se > 0:
+                keep.append(action)
+        self.candidates = [a for a in self.candidates if a in keep]
+
+    def settled(self, z: float, resolution: float) -> bool:
+        """Every other candidate is known to within ``resolution`` of the
+        leader: more worlds could not change the choice by more than that."""
+        best = self.leader()
+        return all(
+            z * self.margin(best, a)[1] < resolution for a in self.candidates if a is not best
+        )
+
+    def all_equal(self) -> bool:
+        """Every world gave every candidate the same value."""
+        rows = zip(*(self.values[a] for a in self.candidates), strict=False)
+        return all(len(set(row)) == 1 for row in rows)
+
+
 class SearchAgent(BaseAgent):
-    """PIMC: ``budget_ms`` of sampled worlds x legal cards x heuristic rollouts."""
+    """PIMC within ``budget_ms``; see the module docstring."""
 
     name = "search"
 
     def __init__(
-        self, game: str | None = None, seed: int | None = None, budget_ms: int = 300, **kw: object
+        self, game: str | None = None, seed: int | None = None, budget_ms: int = 300, **kw: Any
     ) -> None:
         super().__init__(game, seed, budget_ms)
         assert game is not None
+        self.spec = _GAMES[game]
         self.fallback = get_agent("heuristic", game=game, seed=seed)
-        self.rollout_seed = seed or 0
-        self.max_worlds = int(kw.get("max_worlds", 64))  # type: ignore[call-overload]
+        self.max_worlds = int(kw.get("max_worlds", 400))
+        self.min_worlds = int(kw.get("min_worlds", 6))
+        self.z = float(kw.get("z", 2.5))
+        #: standard errors by which the leader must beat the heuristic's card
+        self.prefer_own = float(kw.get("prefer_own", 1.0))
+        #: how the last decision went (tests and benchmarks read it)
+        self.last: dict[str, Any] = {}
 
     def act(
         self,
@@ -64,32 +178,73 @@ class SearchAgent(BaseAgent):
         *,
         full_state: MatchState | None = None,
     ) -> Action:
-        plays = [a for a in legal if a.verb == "play"]
-        if len(plays) != len(legal) or len(plays) <= 1:
-            return self.fallback.act(view, legal)
-        assert view.decider is not None and self.game is not None
-        deadline = time.perf_counter() + self.budget_ms / 1000
-        totals = dict.fromkeys(plays, 0.0)
-        worlds = 0
-        while worlds < self.max_worlds and (worlds < 2 or time.perf_counter() < deadline):
-            world = _WORLDS[self.game](view, self.rng)
-            deals_before = len(getattr(world, "history", []))
-            for action in plays:
-                sim = world.clone()
-                sim.apply(action)
-                self._rollout(sim, deals_before, worlds)
-                totals[action] += deal_value(sim, view.decider, deals_before)
-            worlds += 1
-        return max(plays, key=lambda a: totals[a])
+        start = time.perf_counter()
+        # stop short of the budget by the time a last card and the answer may take
+        margin = max(5.0, min(0.15 * self.budget_ms, 40.0))
+        deadline = start + (self.budget_ms - margin) / 1000
+        legal = list(legal)
+        if len(legal) == 1:
+            return self._done(legal[0], "only_action", 0, start)
+        if any(a.verb not in self.spec.verbs for a in legal):
+            return self._done(self.fallback.act(view, legal), "heuristic", 0, start)
+        classes = self.spec.classes(view, legal)
+        if len(classes) == 1:
+            return self._done(classes[0][0], "all_equivalent", 0, start)
+        own = self.fallback.act(view, legal)
+        own_class = next((c for c in classes if own in c), [own])
+        candidates = [own if c is own_class else c[0] for c in classes]
+        evidence = Evidence(list(candidates))
+        rollouts = self.spec.rollouts(view)
+        assert view.decider is not None
+        while evidence.worlds < self.max_worlds and time.perf_counter() < deadline:
+            row = self._world(view, evidence.candidates, rollouts, deadline)
+            if row is None:
+                break
+            evidence.add(row)
+            if evidence.worlds >= self.min_worlds:
+                if evidence.all_equal():
+                    break
+                evidence.prune(self.z)
+                if len(evidence.candidates) == 1:
+                    break
+                if evidence.settled(self.z, self.spec.resolution):
+                    break
+        if evidence.worlds == 0:
+            return self._done(own, "no_world_in_time", 0, start)
+        best = evidence.leader()
+        if own in evidence.candidates and own is not best:
+            mean, se = evidence.margin(best, own)
+            if mean <= self.prefer_own * se:  # too close to call: keep the heuristic's card
+                best = own
+        return self._done(best, "searched", evidence.worlds, start)
 
-    def _rollout(self, state: MatchState, deals_before: int, salt: int) -> None:
-        players = [
-            get_agent("heuristic", game=state.game.name, seed=self.rollout_seed + salt * 7 + s)
-            for s in range(state.num_seats)
-        ]
-        history = getattr(state, "history", [])
-        while not state.is_over and len(history) <= deals_before:
-            seat = state.decider
-            assert seat is not None
-            state.apply(players[seat].act(state.view(seat), state.legal_actions()))
-            history = getattr(state, "history", [])
+    def _world(
+        self,
+        view: Observation,
+        candidates: list[Action],
+        rollouts: Rollouts,
+        deadline: float,
+    ) -> dict[Action, float] | None:
+        """One sampled world, every candidate played out in it; None when
+        the deadline came first."""
+        assert self.game is not None and view.decider is not None
+        world = self.spec.world(view, self.rng)
+        deals_before = len(getattr(world, "history", []))
+        row: dict[Action, float] = {}
+        for action in candidates:
+            if time.perf_counter() > deadline:
+                return None
+            sim = copy_state(world)
+            sim.apply(action)
+            if not rollouts.run(sim, deadline):
+                return None
+            row[action] = self.spec.value(sim, view.decider, deals_before)
+        return row
+
+    def _done(self, action: Action, how: str, worlds: int, start: float) -> Action:
+        self.last = {
+            "how": how,
+            "worlds": worlds,
+            "ms": (time.perf_counter() - start) * 1000,
+        }
+        return action

@@ -1,41 +1,39 @@
 """World builders for the search agent: a full state consistent with one
 seat's view, the unseen cards dealt at random under the known constraints
 (hand counts, suits a player has shown out of, and the trumps a player
-would have had to play)."""
+would have had to play), plus each game's search wiring (``SearchGame``)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from engine.ai.knowledge import completed_tricks, known_voids, unseen_cards
+from engine.ai.heuristics.trickplay import CONTEXTS, PlayContext
+from engine.ai.knowledge import TrumpDuty, equivalence_classes, inferred_voids, unseen_cards
+from engine.ai.rollout import TrickRollout, public_cards, suits_led
 from engine.ai.sampling import deal_unseen
-from engine.ai.search import register_world_builder
+from engine.ai.search import SearchGame, WorldBuilder, deal_value, register_search
+from engine.core.actions import Action
 from engine.core.cards import Card, standard_deck
 from engine.core.game import MatchState
 from engine.core.spec import get_game
-from engine.core.view import Observation, Plays
+from engine.core.view import Observation
 
 DECK = standard_deck()
+Classes = Callable[[Observation, list[Action]], list[list[Action]]]
 
 
 def trump_voids(view: Observation, trump: str, compulsory_when_ruffed: bool) -> dict[int, set[str]]:
     """Shown-out suits, plus trump for a player who was void in a plain led
     suit and did not trump although the rules made a trump compulsory (an
     unruffed trick in Callbreak; any trick in Batak)."""
-    voids = known_voids(view, trump=trump)
-    tricks: list[Plays] = [*completed_tricks(view)]
-    if view.trick:
-        tricks.append(view.trick)
-    for trick in tricks:
-        led = trick[0][1].suit
-        ruffed = False
-        for seat, card in trick[1:]:
-            off = card.suit not in (led, trump)
-            if off and led != trump and (compulsory_when_ruffed or not ruffed):
-                voids[seat].add(trump)
-            ruffed = ruffed or (card.suit == trump and led != trump)
-    return voids
+    duty: TrumpDuty = "always" if compulsory_when_ruffed else "unruffed"
+    return inferred_voids(view, trump=trump, duty=duty)
+
+
+#: (seat, the cards it was dealt as far as this world says) -> how far its
+#: bid is from what such a hand bids (0 = exactly what the heuristic bids)
+BidMisfit = Callable[[int, list[Card]], float]
 
 
 def sample_hands(
@@ -43,12 +41,30 @@ def sample_hands(
     known: dict[int, Sequence[Card]],
     voids: dict[int, set[str]],
     rng: random.Random,
+    misfit: BidMisfit | None = None,
+    tries: int = 8,
 ) -> dict[int, list[str]]:
-    """Every seat's hand: ``known`` ones as they are, the rest sampled."""
+    """Every seat's hand: ``known`` ones as they are, the rest sampled.
+    With ``misfit``, the bids are evidence too: of ``tries`` deals, the one
+    whose hands best explain the bids (sum of squared misfits; the first on
+    ties) is kept."""
     counts = {s: view.hand_counts[s] for s in range(view.num_seats) if s not in known}
     unseen = sorted(unseen_cards(view, DECK), key=lambda c: (c.suit, c.rank))
-    sampled = deal_unseen(unseen, counts, rng, forbidden=voids)
-    hands = {**{s: list(h) for s, h in known.items()}, **sampled}
+    played: dict[int, list[Card]] = {s: [] for s in range(view.num_seats)}
+    for seat, card in view.played:
+        played[seat].append(card)
+    best: dict[int, list[Card]] | None = None
+    best_fit = float("inf")
+    for _ in range(tries if misfit is not None else 1):
+        sampled = deal_unseen(unseen, counts, rng, forbidden=voids)
+        if misfit is None:
+            best = sampled
+            break
+        fit = sum(misfit(s, h + played[s]) ** 2 for s, h in sampled.items())
+        if fit < best_fit:
+            best, best_fit = sampled, fit
+    assert best is not None
+    hands = {**{s: list(h) for s, h in known.items()}, **best}
     return {s: [str(c) for c in h] for s, h in hands.items()}
 
 
@@ -61,8 +77,14 @@ def callbreak_world(view: Observation, rng: random.Random) -> MatchState:
     game = get_game("callbreak")
     assert view.seat is not None
     voids = trump_voids(view, "S", compulsory_when_ruffed=False)
+    from engine.ai.heuristics.callbreak import estimate_tricks
+
+    def misfit(seat: int, dealt: list[Card]) -> float:
+        bid = view.bids[seat]
+        return 0.0 if bid is None else estimate_tricks(dealt) - bid
+
     return game.position(
-        hands=sample_hands(view, {view.seat: view.hand}, voids, rng),
+        hands=sample_hands(view, {view.seat: view.hand}, voids, rng, misfit),
         trick=_trick(view),
         to_act=view.to_act,
         bids=dict(enumerate(view.bids)),
@@ -103,7 +125,7 @@ def backalley_world(view: Observation, rng: random.Random) -> MatchState:
 
     game = get_game("backalley")
     assert view.seat is not None
-    voids = known_voids(view, JOKER_RANKING, view.trump)
+    voids = inferred_voids(view, JOKER_RANKING, view.trump)
     counts = {s: view.hand_counts[s] for s in range(view.num_seats) if s != view.seat}
     deck = standard_deck(jokers=True)
     unseen = sorted(unseen_cards(view, deck) - set(view.extra.get("set_aside", ())), key=str)
@@ -133,6 +155,60 @@ def backalley_world(view: Observation, rng: random.Random) -> MatchState:
     )
 
 
-register_world_builder("callbreak", callbreak_world)
-register_world_builder("backalley", backalley_world)
-register_world_builder("batak", batak_world)
+# -- search wiring for the trick games ------------------------------------------------------
+def _root_context(game: str, view: Observation) -> PlayContext:
+    """The play context of the hand being played now (Batak: maybe the dummy)."""
+    seat = view.to_act if view.to_act is not None else view.seat
+    assert seat is not None
+    hand = view.dummy if seat == view.dummy_seat and view.dummy is not None else view.hand
+    return CONTEXTS[game](seat, tuple(hand), view.trump, view.declarer)
+
+
+def trick_classes(game: str) -> Classes:
+    """Legal cards grouped into equivalent runs (see ``equivalence_classes``)."""
+
+    def classes(view: Observation, legal: list[Action]) -> list[list[Action]]:
+        ctx = _root_context(game, view)
+        by_card = {a.card: a for a in legal}
+        unseen = unseen_cards(view, ctx.deck)
+        points = {c: ctx.points(c) for c in by_card} if ctx.points is not None else None
+        runs = equivalence_classes(list(by_card), unseen, ctx.ranking, ctx.trump, points)
+        return [[by_card[c] for c in run] for run in runs]
+
+    return classes
+
+
+def trick_rollouts(game: str) -> Callable[[Observation], TrickRollout]:
+    """Rollouts seeded with the public knowledge of the searching seat's view."""
+
+    def rollouts(view: Observation) -> TrickRollout:
+        ctx = _root_context(game, view)
+        return TrickRollout(
+            game,
+            ctx.deck,
+            public_cards(view),
+            inferred_voids(view, ctx.ranking, ctx.trump, ctx.trump_duty),
+            suits_led(view, ctx.ranking, ctx.trump),
+        )
+
+    return rollouts
+
+
+def register_trick_game(game: str, world: WorldBuilder, resolution: float) -> None:
+    register_search(
+        game,
+        SearchGame(
+            world=world,
+            classes=trick_classes(game),
+            rollouts=trick_rollouts(game),
+            value=deal_value,
+            resolution=resolution,
+        ),
+    )
+
+
+# resolutions in each game's score unit: a tenth of a Callbreak point, a
+# quarter of a Batak or Backalley point
+register_trick_game("callbreak", callbreak_world, 1.0)
+register_trick_game("backalley", backalley_world, 0.25)
+register_trick_game("batak", batak_world, 0.25)

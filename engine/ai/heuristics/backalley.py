@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.ai.base import BaseAgent, register_agent
-from engine.ai.heuristics.trickplay import Choice, PlayContext, decide
+from engine.ai.heuristics.trickplay import Choice, PlayContext, decide, register_context
 from engine.core.actions import Action
 from engine.core.cards import JOKER_SUIT, Card, standard_deck
 from engine.core.game import MatchState
@@ -82,10 +82,8 @@ class BackalleyHeuristic(BaseAgent):
 
     def explain(self, view: Observation, cards: list[Card]) -> Choice:
         """The card to play and the trick-play rule that chose it."""
-        seat = view.seat
-        assert seat is not None
-        ctx = PlayContext(seat, view.hand, view.trump, JOKER_RANKING, DECK)
-        return decide(view, cards, ctx)
+        assert view.seat is not None
+        return decide(view, cards, play_context(view.seat, view.hand, view.trump, None))
 
     def bid(self, view: Observation, legal: Sequence[Action]) -> Action:
         h = view.hand_size or len(view.hand)
@@ -98,4 +96,12 @@ class BackalleyHeuristic(BaseAgent):
         return min(numbers, key=lambda a: (abs((a.number or 0) - want), a.number))
 
 
+def play_context(
+    seat: int, hand: tuple[Card, ...], trump: str | None, declarer: int | None
+) -> PlayContext:
+    """Jokers are the top trumps; no trump is ever compulsory (rules/backalley.md)."""
+    return PlayContext(seat, hand, trump, JOKER_RANKING, DECK)
+
+
 register_agent("heuristic", "backalley", BackalleyHeuristic)
+register_context("backalley", play_context)

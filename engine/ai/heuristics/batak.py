@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.ai.base import BaseAgent, register_agent
-from engine.ai.heuristics.trickplay import Choice, PlayContext, decide
+from engine.ai.heuristics.trickplay import Choice, PlayContext, decide, register_context
 from engine.core.actions import PASS, Action, trump
 from engine.core.cards import SUITS, Card, standard_deck
 from engine.core.game import MatchState
@@ -102,20 +102,19 @@ class BatakHeuristic(BaseAgent):
             and view.to_act == view.dummy_seat
             and seat != view.dummy_seat
         ):
-            ctx = PlayContext(
-                view.dummy_seat,
-                view.dummy or (),
-                view.trump,
-                STANDARD,
-                DECK,
-                seat,
-                trump_duty="always",
-            )
+            ctx = play_context(view.dummy_seat, view.dummy or (), view.trump, view.declarer)
         else:
-            ctx = PlayContext(
-                seat, view.hand, view.trump, STANDARD, DECK, (seat + 2) % 4, trump_duty="always"
-            )
+            ctx = play_context(seat, view.hand, view.trump, view.declarer)
         return decide(view, cards, ctx)
 
 
+def play_context(
+    seat: int, hand: tuple[Card, ...], trump: str | None, declarer: int | None
+) -> PlayContext:
+    """A void player must trump whenever able (rules/batak.md "Play"); the
+    dummy's partner is the declarer who plays it."""
+    return PlayContext(seat, hand, trump, STANDARD, DECK, (seat + 2) % 4, trump_duty="always")
+
+
 register_agent("heuristic", "batak", BatakHeuristic)
+register_context("batak", play_context)

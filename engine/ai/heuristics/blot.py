@@ -6,10 +6,10 @@ trick and not to the opponents (rules/blot.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.ai.base import BaseAgent, register_agent
-from engine.ai.heuristics.trickplay import Choice, PlayContext, decide
+from engine.ai.heuristics.trickplay import Choice, PlayContext, decide, register_context
 from engine.core.actions import CONTRA, PASS, RECONTRA, Action
 from engine.core.cards import Card
 from engine.core.game import MatchState
@@ -111,22 +111,33 @@ class BlotHeuristic(BaseAgent):
     # -- play -------------------------------------------------------------------
     def explain(self, view: Observation, cards: list[Card]) -> Choice:
         """The card to play and the trick-play rule that chose it."""
-        seat = view.seat
-        assert seat is not None
-        trump = view.trump
-        declaring = view.declarer is not None and view.declarer % 2 == seat % 2
-        ctx = PlayContext(
-            seat,
-            view.hand,
-            trump,
-            BLOT_RANKING,
-            DECK,
-            (seat + 2) % 4,
-            points=lambda c: card_points(c, trump),
-            draw_trumps=declaring,
-            trump_duty="blot",
-        )
-        return decide(view, cards, ctx)
+        assert view.seat is not None
+        return decide(view, cards, play_context(view.seat, view.hand, view.trump, view.declarer))
 
+
+def play_context(
+    seat: int, hand: tuple[Card, ...], trump: str | None, declarer: int | None
+) -> PlayContext:
+    """Card points to feed or keep; declarers draw trumps; a void player
+    trumps unless the partner is winning (rules/blot.md "Play")."""
+    return PlayContext(
+        seat,
+        hand,
+        trump,
+        BLOT_RANKING,
+        DECK,
+        (seat + 2) % 4,
+        points=_POINTS[trump],
+        draw_trumps=declarer is not None and declarer % 2 == seat % 2,
+        trump_duty="blot",
+    )
+
+
+def _points_under(trump: str | None) -> Callable[[Card], int]:
+    return lambda card: card_points(card, trump)
+
+
+_POINTS = {t: _points_under(t) for t in (*"CDHS", None)}
 
 register_agent("heuristic", "blot", BlotHeuristic)
+register_context("blot", play_context)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.ai.base import BaseAgent, register_agent
-from engine.ai.heuristics.trickplay import Choice, PlayContext, decide
+from engine.ai.heuristics.trickplay import Choice, PlayContext, decide, register_context
 from engine.core.actions import Action, bid
 from engine.core.cards import Card, standard_deck
 from engine.core.game import MatchState
@@ -76,10 +76,16 @@ class CallbreakHeuristic(BaseAgent):
         """Take tricks, also once the bid is made: an overtrick scores 0.1
         and is a trick the others miss (rules/callbreak.md "Scoring"; ducking
         after the bid measured no better, bench/ai_revision.py)."""
-        seat = view.seat
-        assert seat is not None
-        ctx = PlayContext(seat, view.hand, TRUMP, STANDARD, DECK, trump_duty="unruffed")
-        return decide(view, cards, ctx)
+        assert view.seat is not None
+        return decide(view, cards, play_context(view.seat, view.hand, TRUMP, None))
+
+
+def play_context(
+    seat: int, hand: tuple[Card, ...], trump: str | None, declarer: int | None
+) -> PlayContext:
+    """Spades always trump; void and unruffed, a spade is due (rules/callbreak.md)."""
+    return PlayContext(seat, hand, TRUMP, STANDARD, DECK, trump_duty="unruffed")
 
 
 register_agent("heuristic", "callbreak", CallbreakHeuristic)
+register_context("callbreak", play_context)

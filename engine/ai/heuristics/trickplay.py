@@ -46,13 +46,12 @@ legal cards: these rules only ever choose among them.  Reads only an
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from engine.ai.knowledge import (
     TrumpDuty,
     completed_tricks,
     inferred_voids,
-    is_master,
     touching,
     unseen_cards,
 )
@@ -79,6 +78,16 @@ class PlayContext:
     trump_duty: TrumpDuty = "never"
 
 
+#: per game: (playing seat, its cards, trump, declarer) -> PlayContext; the
+#: heuristics register theirs so that search rollouts play exactly like them
+ContextFor = Callable[[int, tuple[Card, ...], str | None, int | None], PlayContext]
+CONTEXTS: dict[str, ContextFor] = {}
+
+
+def register_context(game: str, context_for: ContextFor) -> None:
+    CONTEXTS[game] = context_for
+
+
 @dataclass(frozen=True)
 class Choice:
     """A card and the name of the rule that chose it."""
@@ -87,32 +96,98 @@ class Choice:
     rule: str
 
 
-@dataclass
-class Table:
-    """What the seat knows at this decision (computed once)."""
+class _Facts(dict[Card, tuple[str, int, bool]]):
+    """Card -> (suit it counts as, strength with trumps on top, is trump),
+    filled on first use."""
 
-    view: Observation
-    ctx: PlayContext
-    unseen: set[Card]
-    voids: dict[int, set[str]]
-    opponents: list[int] = field(default_factory=list)
+    def __init__(self, ranking: Ranking, trump: str | None) -> None:
+        super().__init__()
+        self.ranking = ranking
+        self.trump = trump
+
+    def __missing__(self, card: Card) -> tuple[str, int, bool]:
+        ranking, trump = self.ranking, self.trump
+        suit = ranking.suit_of(card, trump)
+        is_trump = trump is not None and suit == trump
+        power = TRUMP_BONUS + ranking.trump_power(card) if is_trump else ranking.plain_power(card)
+        self[card] = (suit, power, is_trump)
+        return self[card]
+
+
+_FACTS: dict[tuple[int, str | None], _Facts] = {}
+
+
+def card_facts(ranking: Ranking, trump: str | None) -> _Facts:
+    """The shared per-(ranking, trump) table of card facts."""
+    key = (id(ranking), trump)
+    facts = _FACTS.get(key)
+    if facts is None:
+        facts = _FACTS[key] = _Facts(ranking, trump)
+    return facts
+
+
+class Table:
+    """What the seat knows at one decision: the trick so far, the cards it
+    has not seen, the suits each player is known to lack, the plain suits
+    its partner led.  Built from an ``Observation`` (``table_from_view``) or,
+    in search rollouts, kept up to date card by card (``engine.ai.rollout``)."""
+
+    __slots__ = (
+        "_facts",
+        "ctx",
+        "num_seats",
+        "opponents",
+        "partner_led",
+        "top_unseen",
+        "trick",
+        "unseen",
+        "unseen_trump_count",
+        "voids",
+    )
+
+    def __init__(
+        self,
+        ctx: PlayContext,
+        trick: Sequence[tuple[int, Card]],
+        num_seats: int,
+        unseen: set[Card],
+        voids: dict[int, set[str]],
+        partner_led: set[str],
+    ) -> None:
+        self.ctx = ctx
+        self.trick = trick
+        self.num_seats = num_seats
+        self.unseen = unseen
+        self.voids = voids
+        self.partner_led = partner_led
+        self.opponents = [s for s in range(num_seats) if s not in (ctx.seat, ctx.partner)]
+        self._facts = card_facts(ctx.ranking, ctx.trump)
+        #: suit -> strength of the strongest unseen card of it
+        top: dict[str, int] = {}
+        facts = self._facts
+        for card in unseen:
+            suit, power, _ = facts[card]
+            if power > top.get(suit, -1):
+                top[suit] = power
+        self.top_unseen = top
+        self.unseen_trump_count = sum(1 for c in unseen if facts[c][2])
 
     def trump(self, card: Card) -> bool:
-        return self.ctx.ranking.is_trump(card, self.ctx.trump)
+        return self._facts[card][2]
 
     def suit(self, card: Card) -> str:
-        return self.ctx.ranking.suit_of(card, self.ctx.trump)
+        return self._facts[card][0]
 
     def strength(self, card: Card) -> int:
-        if self.trump(card):
-            return TRUMP_BONUS + self.ctx.ranking.trump_power(card)
-        return self.ctx.ranking.plain_power(card)
+        return self._facts[card][1]
 
     def master(self, card: Card) -> bool:
-        return is_master(card, self.unseen, self.ctx.ranking, self.ctx.trump)
+        """No unseen card of its suit is stronger."""
+        suit, power, _ = self._facts[card]
+        return power > self.top_unseen.get(suit, -1)
 
     def unseen_trumps(self) -> int:
-        return sum(1 for c in self.unseen if self.trump(c))
+        return self.unseen_trump_count
 
     def may_ruff(self, seat: int, suit: str) -> bool:
         """``seat`` is known void in ``suit`` and may still hold a trump."""
@@ -121,16 +196,35 @@ class Table:
         return (
             suit in self.voids[seat]
             and self.ctx.trump not in self.voids[seat]
-            and self.unseen_trumps() > 0
+            and self.unseen_trump_count > 0
         )
 
     def sure_later(self, card: Card) -> bool:
         """A master that will win a trick of its own: a trump, or a plain
         card once no trump is left to ruff it."""
-        return self.master(card) and (self.trump(card) or self.unseen_trumps() == 0)
+        return self.master(card) and (self.trump(card) or self.unseen_trump_count == 0)
 
     def points(self, card: Card) -> int:
         return self.ctx.points(card) if self.ctx.points is not None else 0
+
+
+def table_from_view(view: Observation, ctx: PlayContext) -> Table:
+    """Everything ``decide`` needs, inferred from one seat's view."""
+    partner_led: set[str] = set()
+    if ctx.partner is not None:
+        partner_led = {
+            ctx.ranking.suit_of(trick[0][1], ctx.trump)
+            for trick in completed_tricks(view)
+            if trick[0][0] == ctx.partner and not ctx.ranking.is_trump(trick[0][1], ctx.trump)
+        }
+    return Table(
+        ctx,
+        view.trick,
+        view.num_seats,
+        unseen_cards(view, ctx.deck),
+        inferred_voids(view, ctx.ranking, ctx.trump, ctx.trump_duty),
+        partner_led,
+    )
 
 
 def choose_card(view: Observation, cards: list[Card], ctx: PlayContext) -> Card:
@@ -140,16 +234,16 @@ def choose_card(view: Observation, cards: list[Card], ctx: PlayContext) -> Card:
 
 def decide(view: Observation, cards: list[Card], ctx: PlayContext) -> Choice:
     """The card to play and the rule that chose it."""
-    table = Table(
-        view,
-        ctx,
-        unseen_cards(view, ctx.deck),
-        inferred_voids(view, ctx.ranking, ctx.trump, ctx.trump_duty),
-    )
-    table.opponents = [s for s in range(view.num_seats) if s not in (ctx.seat, ctx.partner)]
     if len(cards) == 1:
         return Choice(cards[0], "only_card")
-    if not view.trick:
+    return decide_at(table_from_view(view, ctx), cards)
+
+
+def decide_at(table: Table, cards: list[Card]) -> Choice:
+    """``decide`` for a ``Table`` already built."""
+    if len(cards) == 1:
+        return Choice(cards[0], "only_card")
+    if not table.trick:
         return _lead(table, cards)
     return _follow(table, cards)
 
@@ -173,11 +267,10 @@ def _lead(t: Table, cards: list[Card]) -> Choice:
         if master_trumps:
             return Choice(_cheapest_equal(t, master_trumps), "lead_trump")
         return Choice(min(cards, key=t.strength), "lead_trump")
-    led_by_partner = _partner_suits(t)
     ours = [
         c
         for c in side
-        if t.suit(c) in led_by_partner and not any(t.may_ruff(o, t.suit(c)) for o in t.opponents)
+        if t.suit(c) in t.partner_led and not any(t.may_ruff(o, t.suit(c)) for o in t.opponents)
     ]
     if ours:
         return Choice(min(ours, key=t.strength), "partner_suit")
@@ -189,17 +282,6 @@ def _lengths(t: Table, cards: Sequence[Card]) -> dict[str, int]:
     for card in t.ctx.hand or cards:
         length[t.suit(card)] = length.get(t.suit(card), 0) + 1
     return length
-
-
-def _partner_suits(t: Table) -> set[str]:
-    """Plain suits the partner led this deal."""
-    if t.ctx.partner is None:
-        return set()
-    return {
-        t.suit(trick[0][1])
-        for trick in completed_tricks(t.view)
-        if trick[0][0] == t.ctx.partner and not t.trump(trick[0][1])
-    }
 
 
 def _from_length(t: Table, side: list[Card]) -> Card:
@@ -240,8 +322,8 @@ def _cheapest_equal(t: Table, cards: list[Card]) -> Card:
 
 # -- following -------------------------------------------------------------------------------
 def _follow(t: Table, cards: list[Card]) -> Choice:
-    view, ctx = t.view, t.ctx
-    trick = Trick(view.trick[0][0], list(view.trick))
+    ctx = t.ctx
+    trick = Trick(t.trick[0][0], list(t.trick))
     led = trick.led_suit(ctx.ranking, ctx.trump)
     assert led is not None
     win_seat, win_card = trick.winning_play(ctx.ranking, ctx.trump)
@@ -252,9 +334,7 @@ def _follow(t: Table, cards: list[Card]) -> Choice:
     best = power(win_card)
     winners = [c for c in cards if power(c) > best]
     losers = [c for c in cards if power(c) <= best]
-    after = [
-        (trick.leader + k) % view.num_seats for k in range(len(view.trick) + 1, view.num_seats)
-    ]
+    after = [(trick.leader + k) % t.num_seats for k in range(len(t.trick) + 1, t.num_seats)]
     opponents_after = [s for s in after if s != ctx.partner]
     partner_winning = ctx.partner is not None and win_seat == ctx.partner
     following = any(t.suit(c) == led for c in cards)
@@ -282,7 +362,7 @@ def _follow(t: Table, cards: list[Card]) -> Choice:
         return Choice(min(sure, key=power), "win_for_sure")
     if partner_winning and losers:
         return Choice(_low(t, losers, led), "no_overtake")
-    if len(view.trick) == 1:
+    if len(t.trick) == 1:
         return Choice(min(cards, key=lambda c: (t.master(c), power(c))), "second_hand_low")
     return Choice(_cheapest_equal(t, winners), "third_hand_high")
 

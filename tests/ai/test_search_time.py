@@ -1,0 +1,86 @@
+"""The search agent's time follows the decision (engine/ai/search.py)."""
+
+from __future__ import annotations
+
+import time
+
+from engine import get_game
+from engine.ai import get_agent
+from engine.ai.knowledge import equivalence_classes
+from engine.core.cards import parse_cards
+
+CB = get_game("callbreak")
+BIDS = {0: 3, 1: 3, 2: 3, 3: 3}
+
+
+def timed(agent, state, seat=None):
+    seat = state.decider if seat is None else seat
+    t0 = time.perf_counter()
+    action = agent.act(state.view(seat), state.legal_actions())
+    return action, (time.perf_counter() - t0) * 1000
+
+
+def test_one_legal_card_is_instant():
+    state = CB.position(hands={1: ["2H", "KD", "9C"]}, trick=[(0, "AH")], to_act=1, bids=BIDS)
+    agent = get_agent("search", game="callbreak", seed=1, budget_ms=60_000)
+    action, ms = timed(agent, state)
+    assert str(action) == "play 2H"
+    assert agent.last["how"] == "only_action" and ms < 50
+
+
+def test_equivalent_cards_are_instant():
+    # Q♥ and J♥ touch (no unseen heart between them): either beats the 3♥ alike
+    state = CB.position(hands={1: ["QH", "JH", "9C"]}, trick=[(0, "3H")], to_act=1, bids=BIDS)
+    agent = get_agent("search", game="callbreak", seed=1, budget_ms=60_000)
+    action, ms = timed(agent, state)
+    assert str(action) in ("play QH", "play JH")
+    assert agent.last["how"] == "all_equivalent" and ms < 50
+
+
+def test_equivalence_classes_need_touching_cards_and_equal_points():
+    unseen = set(parse_cards("KH TH 9H"))
+    runs = equivalence_classes(parse_cards("AH QH JH 8H 7H"), unseen)
+    assert sorted(sorted(map(str, r)) for r in runs) == [["7H", "8H"], ["AH"], ["JH", "QH"]]
+    points = {c: 1 if c.rank == 12 else 0 for c in parse_cards("QH JH")}
+    assert len(equivalence_classes(parse_cards("QH JH"), set(), points=points)) == 2
+
+
+def test_a_clear_best_card_stops_the_search_early():
+    # Backalley (no trump is compulsory): seat 2 needs its trick; the ruff with
+    # 4♠ wins it unless seat 3 over-ruffs, the 2♦ never does
+    state = get_game("backalley").position(
+        hands={2: ["4S", "2D"]},
+        trick=[(0, "AH"), (1, "5H")],
+        to_act=2,
+        trump="S",
+        hand_size=2,
+        bids={0: 1, 1: 0, 2: 1, 3: 0},
+    )
+    agent = get_agent("search", game="backalley", seed=1, budget_ms=60_000)
+    action, ms = timed(agent, state)
+    assert str(action) == "play 4S"
+    assert agent.last["how"] == "searched"
+    assert agent.last["worlds"] < 50 and ms < 5_000
+
+
+def test_budget_is_never_exceeded_even_early_in_a_deal():
+    state = CB.new_match(seed=11, variant=CB.variant(rounds=1))
+    for bid in ("bid 3", "bid 3", "bid 3", "bid 3"):
+        state.apply(bid)
+    agent = get_agent("search", game="callbreak", seed=2, budget_ms=150, min_worlds=10**6)
+    _, ms = timed(agent, state)
+    assert agent.last["ms"] <= 150
+    assert ms <= 150 + 30  # scheduler jitter on a shared machine
+
+
+def test_same_seed_and_same_worlds_same_choice():
+    state = CB.new_match(seed=4, variant=CB.variant(rounds=1))
+    for bid in ("bid 2", "bid 3", "bid 4", "bid 2"):
+        state.apply(bid)
+    picks = []
+    for _ in range(2):
+        agent = get_agent("search", game="callbreak", seed=9, budget_ms=60_000, max_worlds=5)
+        picks.append(
+            (str(agent.act(state.view(state.decider), state.legal_actions())), agent.last["worlds"])
+        )
+    assert picks[0] == picks[1]
