@@ -1,10 +1,12 @@
 """AI players.  ``get_agent(name, game=..., seed=..., budget_ms=...)``.
 
-Importing this package registers every agent: the generic random agent and
-each game's heuristic (``engine/ai/heuristics/<game>.py``).
+Importing this package registers every agent: the generic random agent,
+each game's heuristic (``engine/ai/heuristics/<game>.py``) and the search
+agent for every game (``worlds.py``, ``ladder_search.py``).
 """
 
 from engine.ai import heuristics as _heuristics  # noqa: F401
+from engine.ai import ladder_search as _ladder_search  # noqa: F401
 from engine.ai import random_agent as _random  # noqa: F401
 from engine.ai import worlds as _worlds  # noqa: F401
 from engine.ai.base import Agent, BaseAgent, agent_names, get_agent, play_out, register_agent

@@ -154,3 +154,60 @@ def equivalence_classes(
                 run = [card]
         classes.append(run)
     return classes
+
+
+#: which compulsory plays a game has, for ``cards_not_held``: "heading"
+#: (Callbreak, Batak: beat the highest card of the led suit unless the trick
+#: is ruffed; void in a ruffed trick, over-trump if able), "blot" (beat a
+#: trump lead; void while an opponent wins, trump over the highest trump if
+#: able), "none"
+FollowDuty = Literal["heading", "blot", "none"]
+
+
+def cards_not_held(
+    view: Observation,
+    deck: Iterable[Card],
+    ranking: Ranking = STANDARD,
+    trump: str | None = None,
+    duty: FollowDuty = "none",
+) -> dict[int, set[Card]]:
+    """Seat -> cards it cannot hold: a card it would have had to play (a
+    higher card of the led suit, a higher trump) when it played another.
+    Cards only leave a hand, so what was missing then is missing now."""
+    missing: dict[int, set[Card]] = {s: set() for s in range(view.num_seats)}
+    if duty == "none":
+        return missing
+    cards = list(deck)
+
+    def stronger(suit: str, than: Card | None) -> set[Card]:
+        strength = ranking.trump_power if suit == trump else ranking.plain_power
+        floor = strength(than) if than is not None else -1
+        return {c for c in cards if ranking.suit_of(c, trump) == suit and strength(c) > floor}
+
+    for plays in deal_tricks(view):
+        trick = Trick(plays[0][0], [plays[0]])
+        led = ranking.suit_of(plays[0][1], trump)
+        for seat, card in plays[1:]:
+            suit = ranking.suit_of(card, trump)
+            top_led = trick.highest_of(led, ranking, trump)
+            top_trump = trick.highest_of(trump, ranking, trump) if trump is not None else None
+            if duty == "heading":
+                ruffed = trick.is_ruffed(ranking, trump)
+                if suit == led and not ruffed and card not in stronger(led, top_led):
+                    missing[seat] |= stronger(led, top_led)
+                elif (
+                    suit != led
+                    and ruffed
+                    and trump is not None
+                    and card not in stronger(trump, top_trump)
+                ):
+                    missing[seat] |= stronger(trump, top_trump)
+            elif trump is not None:
+                if led == trump and suit == trump and card not in stronger(trump, top_trump):
+                    missing[seat] |= stronger(trump, top_trump)
+                elif suit != led and led != trump:
+                    winner = trick.winner(ranking, trump)
+                    if winner % 2 != seat % 2 and card not in stronger(trump, top_trump):
+                        missing[seat] |= stronger(trump, top_trump)
+            trick.plays.append((seat, card))
+    return missing

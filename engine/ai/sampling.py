@@ -1,7 +1,9 @@
 """Deal the cards a seat cannot see, consistently with what it has observed
 (OpenSpiel's ``ResampleFromInfostate``): the basis of the search agent.
 
-Constraints are hand sizes and suits a player is known to lack.  A random
+Constraints are hand sizes, suits a player is known to lack, single cards
+a player cannot hold (a lower card played where a higher one was due) and
+cards a player is known to hold (shown declarations).  A random
 assignment that respects them is found by shuffling and filling the most
 constrained cards first, retrying a few times; if the constraints cannot be
 met (they always can for a true view, but a heuristic inference may be too
@@ -24,18 +26,36 @@ def deal_unseen(
     forbidden: Mapping[int, set[str]] | None = None,
     suit_of: Callable[[Card], str] = lambda c: c.suit,
     tries: int = 20,
+    required: Mapping[int, set[Card]] | None = None,
+    forbidden_cards: Mapping[int, set[Card]] | None = None,
 ) -> dict[int, list[Card]]:
-    """Give each seat in ``counts`` that many cards from ``unseen`` at random,
-    never a card whose suit is in ``forbidden[seat]``."""
+    """Give each seat in ``counts`` that many cards from ``unseen`` at random:
+    first the ``required`` ones it is known to hold, then never a card whose
+    suit is in ``forbidden[seat]`` nor a card in ``forbidden_cards[seat]``."""
     forbidden = forbidden or {}
-    cards = list(unseen)
+    banned = forbidden_cards or {}
+    pool = set(unseen)
+    given = {
+        s: sorted((c for c in (required or {}).get(s, ()) if c in pool), key=lambda c: c[::-1])
+        for s in counts
+    }
+    placed = {c for held in given.values() for c in held}
+    cards = [c for c in unseen if c not in placed]
+    counts = {s: n - len(given[s]) for s, n in counts.items()}
+    if any(n < 0 for n in counts.values()):
+        raise ValueError("a seat is known to hold more cards than it has")
     need = sum(counts.values())
     if need > len(cards):
         raise ValueError(f"{need} cards wanted but only {len(cards)} unseen")
     for _ in range(tries):
         rng.shuffle(cards)
         allowed = {
-            c: [s for s in counts if suit_of(c) not in forbidden.get(s, set())] for c in cards
+            c: [
+                s
+                for s in counts
+                if suit_of(c) not in forbidden.get(s, set()) and c not in banned.get(s, set())
+            ]
+            for c in cards
         }
         order = sorted(cards, key=lambda c: len(allowed[c]))
         room = dict(counts)
@@ -53,11 +73,11 @@ def deal_unseen(
         if any(room.values()):
             ok = False
         if ok:
-            return hands
+            return {s: given[s] + hands[s] for s in counts}
     # constraints too strong: deal ignoring suits
     rng.shuffle(cards)
     hands, start = {}, 0
     for seat, n in counts.items():
-        hands[seat] = cards[start : start + n]
+        hands[seat] = given[seat] + cards[start : start + n]
         start += n
     return hands

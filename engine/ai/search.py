@@ -42,6 +42,7 @@ from engine.ai.rollout import copy_state
 from engine.core.actions import Action
 from engine.core.game import MatchState
 from engine.core.view import Observation
+from engine.errors import EngineError
 
 WorldBuilder = Callable[[Observation, random.Random], MatchState]
 
@@ -62,12 +63,14 @@ class SearchGame:
     classes: Callable[[Observation, list[Action]], list[list[Action]]]
     #: (view) -> the rollout machinery for this decision
     rollouts: Callable[[Observation], Rollouts]
-    #: (state after the rollout, deciding seat, deals before) -> value
+    #: (state after the rollout, deciding seat, mark of the world) -> value
     value: Callable[[MatchState, int, int], float]
     #: verbs the search decides (others go to the heuristic)
     verbs: frozenset[str] = field(default_factory=lambda: frozenset({"play"}))
     #: a difference in value too small to matter (Callbreak: a tenth of a point)
     resolution: float = 1.0
+    #: where the world stands before the search (deals scored so far), for ``value``
+    mark: Callable[[MatchState], int] = lambda state: len(getattr(state, "history", []))
 
 
 _GAMES: dict[str, SearchGame] = {}
@@ -229,16 +232,21 @@ class SearchAgent(BaseAgent):
         the deadline came first."""
         assert self.game is not None and view.decider is not None
         world = self.spec.world(view, self.rng)
-        deals_before = len(getattr(world, "history", []))
+        mark = self.spec.mark(world)
         row: dict[Action, float] = {}
         for action in candidates:
             if time.perf_counter() > deadline:
                 return None
             sim = copy_state(world)
-            sim.apply(action)
+            try:
+                sim.apply(action)
+            except EngineError:
+                # legal at the table but not in a world built with default
+                # settings (the view does not carry the variant): play it anyway
+                sim._apply(action)
             if not rollouts.run(sim, deadline):
                 return None
-            row[action] = self.spec.value(sim, view.decider, deals_before)
+            row[action] = self.spec.value(sim, view.decider, mark)
         return row
 
     def _done(self, action: Action, how: str, worlds: int, start: float) -> Action:

@@ -7,9 +7,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from engine.ai.heuristics.trickplay import CONTEXTS, PlayContext
-from engine.ai.knowledge import TrumpDuty, equivalence_classes, inferred_voids, unseen_cards
+from engine.ai.knowledge import (
+    TrumpDuty,
+    cards_not_held,
+    completed_tricks,
+    equivalence_classes,
+    inferred_voids,
+    unseen_cards,
+)
 from engine.ai.rollout import TrickRollout, public_cards, suits_led
 from engine.ai.sampling import deal_unseen
 from engine.ai.search import SearchGame, WorldBuilder, deal_value, register_search
@@ -43,20 +51,28 @@ def sample_hands(
     rng: random.Random,
     misfit: BidMisfit | None = None,
     tries: int = 8,
+    *,
+    deck: Sequence[Card] = DECK,
+    missing: dict[int, set[Card]] | None = None,
+    held: dict[int, set[Card]] | None = None,
 ) -> dict[int, list[str]]:
     """Every seat's hand: ``known`` ones as they are, the rest sampled.
     With ``misfit``, the bids are evidence too: of ``tries`` deals, the one
     whose hands best explain the bids (sum of squared misfits; the first on
-    ties) is kept."""
+    ties) is kept.  ``missing``: cards a seat cannot hold; ``held``: cards
+    it is known to hold although others have not seen them in play (shown
+    declarations, the other half of an announced belote)."""
     counts = {s: view.hand_counts[s] for s in range(view.num_seats) if s not in known}
-    unseen = sorted(unseen_cards(view, DECK), key=lambda c: (c.suit, c.rank))
+    unseen = sorted(unseen_cards(view, deck) | _shown_held(held), key=lambda c: (c.suit, c.rank))
     played: dict[int, list[Card]] = {s: [] for s in range(view.num_seats)}
     for seat, card in view.played:
         played[seat].append(card)
     best: dict[int, list[Card]] | None = None
     best_fit = float("inf")
     for _ in range(tries if misfit is not None else 1):
-        sampled = deal_unseen(unseen, counts, rng, forbidden=voids)
+        sampled = deal_unseen(
+            unseen, counts, rng, forbidden=voids, required=held, forbidden_cards=missing
+        )
         if misfit is None:
             best = sampled
             break
@@ -66,6 +82,10 @@ def sample_hands(
     assert best is not None
     hands = {**{s: list(h) for s, h in known.items()}, **best}
     return {s: [str(c) for c in h] for s, h in hands.items()}
+
+
+def _shown_held(held: dict[int, set[Card]] | None) -> set[Card]:
+    return {c for cards in (held or {}).values() for c in cards}
 
 
 def _trick(view: Observation) -> list[tuple[int, str]]:
@@ -83,8 +103,9 @@ def callbreak_world(view: Observation, rng: random.Random) -> MatchState:
         bid = view.bids[seat]
         return 0.0 if bid is None else estimate_tricks(dealt) - bid
 
+    missing = cards_not_held(view, DECK, trump="S", duty="heading")
     return game.position(
-        hands=sample_hands(view, {view.seat: view.hand}, voids, rng, misfit),
+        hands=sample_hands(view, {view.seat: view.hand}, voids, rng, misfit, missing=missing),
         trick=_trick(view),
         to_act=view.to_act,
         bids=dict(enumerate(view.bids)),
@@ -103,8 +124,9 @@ def batak_world(view: Observation, rng: random.Random) -> MatchState:
     assert view.seat is not None and view.trump is not None and view.dummy_seat is not None
     known: dict[int, Sequence[Card]] = {view.seat: view.hand, view.dummy_seat: view.dummy or ()}
     voids = trump_voids(view, view.trump, compulsory_when_ruffed=True)
+    missing = cards_not_held(view, DECK, trump=view.trump, duty="heading")
     return game.position(
-        hands=sample_hands(view, known, voids, rng),
+        hands=sample_hands(view, known, voids, rng, missing=missing),
         trick=_trick(view),
         to_act=view.to_act,
         trump=view.trump,
@@ -153,6 +175,77 @@ def backalley_world(view: Observation, rng: random.Random) -> MatchState:
         scores=list(view.scores),
         variant=game.variant(players=view.num_seats, max_cards=13),
     )
+
+
+def blot_evidence(view: Observation) -> tuple[dict[int, set[Card]], dict[int, set[Card]]]:
+    """(held, missing) for Bazar Blot: the unplayed cards of shown
+    declarations are in their owner's hand, so is the other half of an
+    announced belote; a player who played the trump K or Q without
+    announcing belote was not dealt the other one; and a lower trump (or no
+    trump) where a higher one was due means none is held (rules/blot.md
+    "Declarations", "Play")."""
+    from engine.games.blot.cards import BLOT_RANKING, blot_deck
+
+    played = {c for _, c in view.played}
+    held: dict[int, set[Card]] = {s: set() for s in range(4)}
+    belote = {s for s, text, cards in view.declarations if not cards and "belote" in text}
+    for seat, _, cards in view.declarations:
+        held[seat].update(c for c in cards if c not in played)
+    missing = cards_not_held(view, blot_deck(), BLOT_RANKING, view.trump, "blot")
+    if view.trump is not None:
+        pair = {Card(13, view.trump), Card(12, view.trump)}
+        for seat, card in view.played:
+            if card in pair:
+                (other,) = pair - {card}
+                if seat in belote and other not in played:
+                    held[seat].add(other)
+                elif seat not in belote:
+                    missing[seat].add(other)
+    if view.seat is not None:
+        held.pop(view.seat, None)
+    return held, missing
+
+
+def blot_world(view: Observation, rng: random.Random) -> MatchState:
+    """Bazar Blot: the contract, card points so far, the shown declarations
+    and belotes carried over; hidden hands sampled under ``blot_evidence``
+    and the suits players showed out of (a void player who did not trump
+    while an opponent was winning holds no trump)."""
+    from engine.games.blot.cards import BLOT_RANKING, blot_deck
+    from engine.games.blot.declarations import Declaration
+
+    game = get_game("blot")
+    assert view.seat is not None and view.contract is not None
+    voids = inferred_voids(view, BLOT_RANKING, view.trump, "blot")
+    held, missing = blot_evidence(view)
+    hands = sample_hands(
+        view, {view.seat: view.hand}, voids, rng, deck=blot_deck(), missing=missing, held=held
+    )
+    world = game.position(
+        hands=hands,
+        trick=_trick(view),
+        to_act=view.to_act,
+        contract=view.contract,
+        declarer=view.declarer,
+        dealer=view.dealer,
+        scores=list(view.scores),
+        tricks_won=dict(enumerate(view.tricks_won)),
+        points_won=list(view.extra.get("card_points", (0, 0))),
+    )
+    declared = []
+    for seat, text, cards in view.declarations:
+        if cards:
+            value = int(text.rsplit("(", 1)[1].rstrip(")"))
+            kind = "four" if text.startswith("four") else "run"
+            declared.append(Declaration(seat, kind, tuple(cards), value, len(cards), 0, None))
+    state: Any = world
+    # the deal's earlier tricks: the last one of eight earns the last-trick bonus
+    state.tricks = [list(t) for t in completed_tricks(view)]
+    state.declared = declared
+    state.declaring_team = declared[0].seat % 2 if declared else None
+    state.belote = sorted(s for s, text, cards in view.declarations if not cards)
+    state.round_number = view.round_number
+    return world
 
 
 # -- search wiring for the trick games ------------------------------------------------------
@@ -212,3 +305,4 @@ def register_trick_game(game: str, world: WorldBuilder, resolution: float) -> No
 register_trick_game("callbreak", callbreak_world, 1.0)
 register_trick_game("backalley", backalley_world, 0.25)
 register_trick_game("batak", batak_world, 0.25)
+register_trick_game("blot", blot_world, 1.0)
