@@ -68,6 +68,47 @@ def rotated_match(
     return hero_scores, villain_scores
 
 
+def seat_swap_match(
+    game_name: str,
+    hero: str,
+    villain: str,
+    *,
+    seeds: range,
+    variant_options: dict[str, object] | None = None,
+    score_scale: float = 1.0,
+    budget_ms: int = 300,
+) -> list[float]:
+    """Duplicate for individual games: on each seed, for each seat, the game
+    is played twice with the same deals and the same players elsewhere --
+    once with ``hero`` in that seat, once with ``villain`` -- and the seat's
+    score difference is recorded.  The luck of the cards and of the other
+    players' seats cancels; what is left is what the swap changed."""
+    game = get_game(game_name)
+    variant = game.Variant.from_options(variant_options or {})
+    n = game.num_seats(variant)
+
+    def play(seed: int, hero_seat: int | None) -> list[int]:
+        state = game.new_match(seed=seed, variant=variant)
+        agents = [
+            get_agent(
+                hero if s == hero_seat else villain,
+                game=game.name,
+                seed=seed * 97 + s,
+                budget_ms=budget_ms,
+            )
+            for s in range(n)
+        ]
+        play_out(state, agents)
+        return list(state.scores)
+
+    diffs: list[float] = []
+    for seed in seeds:
+        base = play(seed, None)
+        for seat in range(n):
+            diffs.append((play(seed, seat)[seat] - base[seat]) * score_scale)
+    return diffs
+
+
 def team_match(
     game_name: str,
     hero: str,
