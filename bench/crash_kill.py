@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from bot.db.repositories import Store  # noqa: E402
 from engine import get_game  # noqa: E402
 from tests.store.crash_player import OPTIONS  # noqa: E402
-from tests.store.test_crash import drain, launch, read_until  # noqa: E402
+from tests.store.test_crash import drain_all, launch, read_until  # noqa: E402
 
 
 def wait_for(lines: queue.Queue[str], prefix: str, timeout: float) -> str:
@@ -64,8 +64,7 @@ def run_game(game: str, kills: int, rng: random.Random, workdir: Path) -> dict[s
             proc.send_signal(signal.SIGKILL)
             proc.wait(10)
             done_kills += 1
-            time.sleep(0.02)
-            for line in drain(lines):
+            for line in drain_all(lines):  # everything it printed before it died
                 if line.startswith("ACK"):
                     acked = max(acked, int(line.split()[1]))
                 if line.startswith("DONE"):

@@ -1,5 +1,5 @@
 """A table played through the service against a SQLite file, for the crash
-tests: prints ``READY <seq>`` once resumed, ``ACK <seq>`` after every
+tests: prints ``READY <moves stored at start>`` once resumed, ``ACK <seq>`` after every
 acknowledged move and ``DONE <scores>`` at the end.  The tests kill it with
 SIGKILL at random moments, or it kills itself at an injected point:
 
@@ -71,8 +71,11 @@ async def main(args: argparse.Namespace) -> None:
             print(f"ACK {update.table.seq}", flush=True)
 
     service.subscribe(ack)
+    existing = await store.tables_with_status(["lobby", "playing", "finished"])
+    # the moves stored when this process starts (an AI seat may move at once
+    # after the resume, before READY could be printed)
+    stored = len(await store.actions(existing[0])) if existing else 0
     await service.start(dispatch_deadlines=False)
-    existing = await service.store.tables_with_status(["lobby", "playing", "finished"])
     if existing:
         table_id = existing[0]
     else:
@@ -83,7 +86,7 @@ async def main(args: argparse.Namespace) -> None:
             await service.add_ai(info.id, HOST, "normal")
         await service.start_table(info.id, HOST)
         table_id = info.id
-    print(f"READY {(await service.get_table(table_id)).seq}", flush=True)
+    print(f"READY {stored}", flush=True)
     while True:
         await service.wait_idle(table_id)
         info = await service.get_table(table_id)

@@ -58,15 +58,6 @@ def read_until(lines: queue.Queue[str], prefix: str, timeout: float = 60) -> tup
     raise AssertionError(f"no {prefix} line within {timeout}s")
 
 
-def drain(lines: queue.Queue[str]) -> list[str]:
-    out = []
-    while True:
-        try:
-            out.append(lines.get_nowait())
-        except queue.Empty:
-            return out
-
-
 def test_sigkill_at_random_moments_resumes_exactly(tmp_path):
     db = tmp_path / "crash.db"
     rng = random.Random(2024)
@@ -87,8 +78,7 @@ def test_sigkill_at_random_moments_resumes_exactly(tmp_path):
             proc.send_signal(signal.SIGKILL)
             proc.wait(10)
             kills += 1
-            time.sleep(0.05)
-            for line in drain(lines):
+            for line in drain_all(lines):  # everything it printed before it died
                 if line.startswith("ACK"):
                     acked = max(acked, int(line.split()[1]))
                 if line.startswith("DONE"):
