@@ -8,6 +8,17 @@ caller that only wants "bad input" can catch that.
 
 from __future__ import annotations
 
+from typing import Any
+
+
+def quote(value: Any, limit: int = 24) -> str:
+    """``repr`` of a refused input for a message, clipped so that the message
+    stays short whatever the input (a 5,000-digit number, a whole paragraph)."""
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[:limit]!r}... ({len(value)} characters)"
+    text = repr(value)
+    return text if len(text) <= limit + 2 else text[:limit] + "..."
+
 
 class EngineError(ValueError):
     """Base class: something the caller asked for cannot be done."""

@@ -4,31 +4,65 @@ One ``Action`` type serves every game (DESIGN.md, "Action notation"):
 ``play AS``, ``play 7H 7D``, ``bid 9``, ``bid 9 H``, ``bid 9 NT``,
 ``bid 25 S capot``, ``bid backalley``, ``pass``, ``contra``, ``recontra``,
 ``trump H``, ``pickup``, ``hidden 2``.  ``str(action)`` is canonical and
-``parse_action(str(a)) == a`` for every action.  A game narrows the verbs it
-accepts in ``Game.parse_action``.
+``parse_action(str(a)) == a`` for every action.  A game narrows the verbs and
+shapes it accepts in ``Game.parse_action``.
+
+The grammar is strict on purpose (issue "Nothing lost at the edges"): text
+that is not exactly an action is refused with ``InvalidAction`` quoting it,
+never read as something else.  Accepted: surrounding whitespace, any case,
+runs of spaces or tabs between words, and a ten written ``10`` (``10H``).
+Refused: anything but plain ASCII letters, digits, spaces and tabs (so no
+unicode digits such as ``²`` or ``٣``, no look-alike letters, no commas or
+line breaks), more than ``MAX_ACTION_TEXT`` characters, an unknown verb (a
+bare card or number included: the front ends resolve their own shorthand
+against the legal actions), missing or extra words, numbers with a sign or a
+leading zero or above ``MAX_NUMBER``, and malformed or repeated cards.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from typing import Any, cast
 
-from engine.core.cards import SUITS, Card
-from engine.errors import InvalidAction
+from engine.core.cards import JOKER_SUIT, SUITS, Card, standard_deck
+from engine.errors import InvalidAction, quote
 
 VERBS = frozenset({"play", "bid", "pass", "contra", "recontra", "trump", "pickup", "hidden"})
 STRAINS = (*SUITS, "NT")
-_SUIT_INDEX = {s: i for i, s in enumerate(("J", *SUITS))}
+BACKALLEY = "backalley"
+#: the longest text ``parse_action`` reads; the longest real action is far shorter
+MAX_ACTION_TEXT = 64
+#: the largest number in an action (bid levels, hidden-card slots)
+MAX_NUMBER = 999
+_SUIT_INDEX = {s: i for i, s in enumerate((JOKER_SUIT, *SUITS))}
+_WORD_SEPARATOR = re.compile(r"[ \t]+")
+_ALLOWED_TEXT = re.compile(r"[A-Za-z0-9 \t]*")
+_NUMBER = re.compile(r"0|[1-9][0-9]{0,2}")
+_CARD_OF_TOKEN: dict[str, Card] = {str(c): c for c in standard_deck(jokers=True)}
+_CARD_OF_TOKEN.update({"10" + s: Card(10, s) for s in SUITS})
+_VALID_CARDS = frozenset(_CARD_OF_TOKEN.values())
+_NO_ARGUMENT_VERBS = ("pass", "contra", "recontra", "pickup")
+
+
+def _card_order(card: Card) -> tuple[int, int]:
+    return (_SUIT_INDEX.get(card.suit, 9), -card.rank)
 
 
 @dataclass(frozen=True, slots=True)
 class Action:
     """A decision.  Fields not used by a verb stay at their defaults.
 
-    - ``cards``: the cards of a ``play`` (several equal ranks in Ladder).
+    - ``cards``: the cards of a ``play`` (several equal ranks in Ladder), kept
+      in canonical order (suit S H D C, high first) whatever order they are
+      given in, so that ``play 7D 7H`` and ``play 7H 7D`` are one action.
     - ``number``: a bid level, or the hidden-card index (1-based) of ``hidden``.
     - ``word``: a strain (``S``..``C``, ``NT``) for ``bid``/``trump``, or
       ``backalley`` for Backalley's whole-hand bid.
     - ``capot``: Bazar Blot's capot bid.
+
+    Construction does not validate (legal-action lists build many actions);
+    ``check_action`` does, and ``MatchState.apply`` calls it.
     """
 
     verb: str
@@ -36,6 +70,11 @@ class Action:
     number: int | None = None
     word: str | None = None
     capot: bool = False
+
+    def __post_init__(self) -> None:
+        cards = self.cards
+        if len(cards) > 1 and all(type(c) is Card for c in cards):
+            object.__setattr__(self, "cards", tuple(sorted(cards, key=_card_order)))
 
     def __str__(self) -> str:
         parts = [self.verb]
@@ -63,8 +102,6 @@ class Action:
 
 def play(*cards: Card) -> Action:
     """A play action; several cards are put in canonical (suit, high-first) order."""
-    if len(cards) > 1:
-        cards = tuple(sorted(cards, key=lambda c: (_SUIT_INDEX.get(c.suit, 9), -c.rank)))
     return Action("play", tuple(cards))
 
 
@@ -86,64 +123,169 @@ def hidden(index: int) -> Action:
     return Action("hidden", number=index)
 
 
+# -- reading text ----------------------------------------------------------------
 def parse_action(text: str) -> Action:
-    """Parse any action text (case-insensitive, extra spaces ignored).
+    """Read canonical action text; see the module docstring for the grammar.
 
-    Raises ``InvalidAction`` quoting the text when it is not an action.
-    A bare card (``AS``) is read as ``play AS`` and a bare number as ``bid N``
-    so that people can type less.
+    Raises ``InvalidAction`` quoting the (clipped) input when the text is not
+    exactly one action.
     """
     if not isinstance(text, str):
-        raise InvalidAction(f"{text!r} is not an action")
-    words = text.replace(",", " ").split()
-    if not words:
-        raise InvalidAction("empty input: type an action such as 'play AS' or 'bid 3'")
-    verb = words[0].lower()
-    args = words[1:]
+        raise InvalidAction(
+            f"an action is text such as 'play AS' or 'bid 3', not {type(text).__name__} "
+            f"{quote(text)}",
+            "not_text",
+        )
+    if len(text) > MAX_ACTION_TEXT:
+        raise InvalidAction(
+            f"{quote(text)} is too long: an action is at most {MAX_ACTION_TEXT} characters",
+            "too_long",
+        )
+    body = text.strip(" \t\r\n")
+    if not body:
+        raise InvalidAction("empty input: type an action such as 'play AS' or 'bid 3'", "empty")
+    if not _ALLOWED_TEXT.fullmatch(body):
+        odd = next(ch for ch in body if not _ALLOWED_TEXT.fullmatch(ch))
+        raise InvalidAction(
+            f"{quote(body)} is not an action: {odd!r} is not allowed "
+            "(use plain letters, digits and spaces, e.g. 'play 7H 7D')",
+            "bad_character",
+        )
+    words = _WORD_SEPARATOR.split(body)
+    verb, args = words[0].lower(), words[1:]
     if verb not in VERBS:
-        if verb.isdigit() and not args:
-            return bid(int(verb))
-        try:
-            return play(*(Card.parse(w) for w in words))
-        except ValueError:
+        card = _CARD_OF_TOKEN.get(words[0].upper())
+        hint = f"to play it, type 'play {card}'" if card else "e.g. 'play AS', 'bid 3', 'pass'"
+        raise InvalidAction(
+            f"{quote(body)} is not an action: it must start with one of "
+            f"{', '.join(sorted(VERBS))} ({hint})",
+            "unknown_verb",
+        )
+    if verb == "play":
+        return _parse_play(body, args)
+    if verb in _NO_ARGUMENT_VERBS:
+        if args:
+            raise InvalidAction(f"{quote(body)}: {verb!r} takes nothing after it", "extra_words")
+        return Action(verb)
+    if verb == "trump":
+        if len(args) != 1 or args[0].upper() not in SUITS:
+            raise InvalidAction(f"{quote(body)}: name one suit, e.g. 'trump H'", "bad_trump")
+        return trump(args[0].upper())
+    if verb == "hidden":
+        if len(args) != 1:
             raise InvalidAction(
-                f"{text.strip()!r} is not an action (try 'play AS', 'bid 3' or 'pass')"
-            ) from None
-    try:
-        if verb == "play":
-            if not args:
-                raise InvalidAction("'play' needs a card, e.g. 'play AS'")
-            return play(*(Card.parse(w) for w in args))
-        if verb in ("pass", "contra", "recontra", "pickup"):
-            if args:
-                raise InvalidAction(f"{verb!r} takes nothing after it (got {text.strip()!r})")
-            return Action(verb)
-        if verb == "trump":
-            if len(args) != 1 or args[0].upper() not in SUITS:
-                raise InvalidAction(f"{text.strip()!r}: name a suit, e.g. 'trump H'")
-            return trump(args[0].upper())
-        if verb == "hidden":
-            if len(args) != 1 or not args[0].isdigit():
-                raise InvalidAction(f"{text.strip()!r}: name a hidden card, e.g. 'hidden 2'")
-            return hidden(int(args[0]))
-        return _parse_bid(text, args)
-    except ValueError as exc:
-        if isinstance(exc, InvalidAction):
-            raise
-        raise InvalidAction(f"{text.strip()!r}: {exc}") from None
+                f"{quote(body)}: name one hidden card, e.g. 'hidden 2'", "bad_hidden"
+            )
+        return hidden(_parse_number(body, args[0]))
+    return _parse_bid(body, args)
 
 
-def _parse_bid(text: str, args: list[str]) -> Action:
-    if len(args) == 1 and args[0].lower() == "backalley":
-        return bid(word="backalley")
-    if not args or not args[0].isdigit() or len(args[0]) > 4:
-        raise InvalidAction(f"{text.strip()!r}: a bid needs a number, e.g. 'bid 3'")
-    number = int(args[0])
+def _parse_number(body: str, word: str) -> int:
+    if not _NUMBER.fullmatch(word):
+        raise InvalidAction(
+            f"{quote(body)}: {quote(word, 8)} is not a number from 0 to {MAX_NUMBER} "
+            "(digits only, no sign or leading zero)",
+            "bad_number",
+        )
+    return int(word)
+
+
+def _parse_play(body: str, args: list[str]) -> Action:
+    if not args:
+        raise InvalidAction(f"{quote(body)}: 'play' needs a card, e.g. 'play AS'", "bad_play")
+    cards: list[Card] = []
+    for word in args:
+        card = _CARD_OF_TOKEN.get(word.upper())
+        if card is None:
+            raise InvalidAction(
+                f"{quote(body)}: {quote(word, 8)} is not a card "
+                "(rank 2-9 T J Q K A, then suit S H D C: AS, TH, 10H, 7D; jokers RJ, BJ)",
+                "bad_card",
+            )
+        if card in cards:
+            raise InvalidAction(f"{quote(body)}: {card} is named twice", "bad_card")
+        cards.append(card)
+    return play(*cards)
+
+
+def _parse_bid(body: str, args: list[str]) -> Action:
+    if len(args) == 1 and args[0].lower() == BACKALLEY:
+        return bid(word=BACKALLEY)
+    if not args or len(args) > 3:
+        raise InvalidAction(
+            f"{quote(body)}: a bid is 'bid N', 'bid N S' (S, H, D, C or NT), "
+            "'bid N S capot' or 'bid backalley'",
+            "bad_bid",
+        )
+    number = _parse_number(body, args[0])
     rest = [a.upper() for a in args[1:]]
-    capot = False
-    if rest and rest[-1] == "CAPOT":
-        capot = True
-        rest.pop()
-    if len(rest) > 1 or (rest and rest[0] not in STRAINS):
-        raise InvalidAction(f"{text.strip()!r}: a bid strain is one of S, H, D, C or NT")
-    return bid(number, rest[0] if rest else None, capot)
+    if rest and rest[0] == "CAPOT":
+        raise InvalidAction(
+            f"{quote(body)}: capot follows a strain, e.g. 'bid 25 S capot'", "bad_strain"
+        )
+    if rest and rest[0] not in STRAINS:
+        raise InvalidAction(f"{quote(body)}: a bid strain is one of S, H, D, C or NT", "bad_strain")
+    if len(rest) == 2 and rest[1] != "CAPOT":
+        raise InvalidAction(
+            f"{quote(body)}: only 'capot' may follow the strain, e.g. 'bid 25 S capot'",
+            "bad_bid",
+        )
+    return bid(number, rest[0] if rest else None, len(rest) == 2)
+
+
+# -- checking Action objects ----------------------------------------------------------
+def action_problem(action: Any) -> str | None:
+    """Why ``action`` is not an ``Action`` that ``parse_action`` could have
+    produced (None when it is one): the check ``apply`` makes on objects, so
+    that look-alikes (``number=True``, cards as plain tuples, a list of cards,
+    a card named twice, fields of the wrong verb) never reach the rules."""
+    if type(action) is not Action:
+        return f"an action is an Action or its text, not {type(action).__name__} {quote(action)}"
+    verb, cards, number, word, capot = (
+        action.verb,
+        action.cards,
+        action.number,
+        action.word,
+        action.capot,
+    )
+    if type(verb) is not str or verb not in VERBS:
+        return f"unknown verb {quote(verb)}"
+    if type(capot) is not bool:
+        return "capot must be True or False"
+    if number is not None and (type(number) is not int or not 0 <= number <= MAX_NUMBER):
+        return f"the number must be a whole number from 0 to {MAX_NUMBER} (got {quote(number)})"
+    if word is not None and type(word) is not str:
+        return f"the word must be text (got {quote(word)})"
+    if type(cards) is not tuple or not all(type(c) is Card and c in _VALID_CARDS for c in cards):
+        return f"the cards must be a tuple of Card (got {quote(cards)})"
+    if verb == "play":
+        if (
+            not cards
+            or len(set(cards)) != len(cards)
+            or (number, word, capot) != (None, None, False)
+        ):
+            return "a play names one or more different cards and nothing else"
+        return None
+    if cards:
+        return f"{verb!r} takes no cards"
+    if verb in _NO_ARGUMENT_VERBS:
+        return None if (number, word, capot) == (None, None, False) else f"{verb!r} takes nothing"
+    if verb == "trump":
+        ok = number is None and word in SUITS and not capot
+        return None if ok else "'trump' names one suit: S, H, D or C"
+    if verb == "hidden":
+        ok = number is not None and word is None and not capot
+        return None if ok else "'hidden' names one slot number"
+    if word == BACKALLEY:
+        return None if number is None and not capot else "'bid backalley' takes nothing else"
+    if number is None or (word is not None and word not in STRAINS) or (capot and word is None):
+        return "a bid is a number, then optionally a strain (S H D C NT), then optionally capot"
+    return None
+
+
+def check_action(action: Any) -> Action:
+    """``action`` itself when it is a well-formed Action; else InvalidAction."""
+    problem = action_problem(action)
+    if problem is not None:
+        raise InvalidAction(problem, "not_an_action")
+    return cast(Action, action)

@@ -7,8 +7,8 @@ hashable named tuple so that hands, sets and dict keys stay cheap in search.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, NamedTuple
 
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 JOKER_SUIT = "J"
@@ -56,10 +56,15 @@ class Card(NamedTuple):
 
     @staticmethod
     def parse(text: str) -> Card:
-        """Parse ``AS``, ``as``, ``10h``, ``th``, ``RJ``; raise ValueError otherwise."""
-        card = _PARSE_CACHE.get(text.strip().upper())
+        """Parse ``AS``, ``as``, ``10h``, ``th``, ``RJ`` (surrounding ASCII
+        whitespace ignored); raise ValueError otherwise -- also for non-text
+        and for look-alike letters (``Aſ`` is not ``AS``)."""
+        card = None
+        if isinstance(text, str) and text.isascii():
+            card = _PARSE_CACHE.get(text.strip(" \t\r\n").upper())
         if card is None:
-            raise ValueError(f"{text!r} is not a card (examples: AS, 10H, 7d, RJ)")
+            shown = repr(text) if len(repr(text)) <= 20 else repr(text)[:16] + "..."
+            raise ValueError(f"{shown} is not a card (examples: AS, 10H, 7d, RJ)")
         return card
 
 
@@ -71,13 +76,19 @@ for _s in SUITS:
     for _r, _ch in CHAR_OF_RANK.items():
         _PARSE_CACHE[_ch + _s] = Card(_r, _s)
     _PARSE_CACHE["10" + _s] = Card(10, _s)
-    _PARSE_CACHE[_s + "10"] = Card(10, _s)
+_VALID = frozenset(_PARSE_CACHE.values())
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:
-    """Parse a space- or comma-separated card list (or an iterable of card texts)."""
-    parts = text.replace(",", " ").split() if isinstance(text, str) else list(text)
-    return [c if isinstance(c, Card) else Card.parse(c) for c in parts]
+    """Parse a space- or comma-separated card list (or an iterable of card
+    texts or Cards); ValueError names the first thing that is not a card."""
+    if isinstance(text, str):
+        parts: list[Any] = text.replace(",", " ").split()
+    elif isinstance(text, Iterable) and not isinstance(text, bytes | bytearray | Mapping):
+        parts = list(text)
+    else:
+        raise ValueError(f"expected a list of cards, got {type(text).__name__}")
+    return [c if type(c) is Card and c in _VALID else Card.parse(c) for c in parts]
 
 
 def format_cards(cards: Iterable[Card]) -> str:

@@ -12,21 +12,25 @@ from __future__ import annotations
 import copy
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from engine.core.actions import Action, parse_action
+from engine.core.actions import BACKALLEY, Action, check_action, parse_action
 from engine.core.cards import Card, parse_cards
 from engine.core.events import Event
 from engine.core.spec import Variant as VariantBase
 from engine.core.view import Observation
 from engine.errors import (
+    EngineError,
     GameOver,
     IllegalAction,
+    InvalidAction,
     InvalidPosition,
+    InvalidVariant,
     NotYourTurn,
     UnsupportedAction,
+    quote,
 )
 
 
@@ -43,6 +47,35 @@ def new_seed() -> int:
     return random.SystemRandom().randrange(2**62)
 
 
+def check_seed(seed: Any) -> int:
+    """A seed is any ``int`` (negative and huge ones included: ``random.Random``
+    takes them all, deterministically); not a bool, float or text, which
+    would silently stand for some other number.  ``InvalidVariant`` otherwise."""
+    if type(seed) is not int:
+        raise InvalidVariant(
+            f"a seed is a whole number (got {type(seed).__name__} {quote(seed)})", "bad_seed"
+        )
+    return seed
+
+
+#: what each bid shape looks like, for messages
+BID_FORMS: dict[str, str] = {
+    "number": "'bid 3'",
+    "strain": "'bid 9 H' (S, H, D, C or NT)",
+    "capot": "'bid 25 S capot'",
+    "backalley": "'bid backalley'",
+}
+
+
+def bid_form(action: Action) -> str:
+    """``number``, ``strain``, ``capot`` or ``backalley``: the shape of a bid."""
+    if action.word == BACKALLEY:
+        return "backalley"
+    if action.capot:
+        return "capot"
+    return "strain" if action.word is not None else "number"
+
+
 class Game(ABC):
     """A registered game: settings, match creation, notation and scoring."""
 
@@ -55,10 +88,30 @@ class Game(ABC):
     partnership: ClassVar[bool] = False
     #: rule sections worth a line each in /rules and the terminal's help
     rules_lines: ClassVar[tuple[str, ...]] = ()
+    #: the shapes of ``bid`` this game uses (keys of ``BID_FORMS``)
+    bid_forms: ClassVar[frozenset[str]] = frozenset()
+    #: the most cards one ``play`` names (Ladder plays several equal cards)
+    max_play_cards: ClassVar[int] = 1
 
     def variant(self, **options: Any) -> VariantBase:
         """Settings by their rule-book names; out of range -> InvalidVariant."""
         return self.Variant.from_options(options)
+
+    def check_variant(self, variant: Any) -> VariantBase:
+        """The variant to play: this game's own ``Variant``, a mapping of
+        settings (names to values or texts), or None for the defaults; anything
+        else (another game's variant, a string, a list) -> InvalidVariant."""
+        if variant is None:
+            return self.Variant()
+        if isinstance(variant, self.Variant):
+            return variant
+        if isinstance(variant, Mapping):
+            return self.Variant.from_options(variant)
+        raise InvalidVariant(
+            f"the variant of {self.title} is {self.name}.variant(...) or a mapping of its "
+            f"settings (got {type(variant).__name__} {quote(variant)})",
+            "bad_variant",
+        )
 
     def num_seats(self, variant: VariantBase | None = None) -> int:
         return 4
@@ -67,14 +120,30 @@ class Game(ABC):
         return seat % 2 if self.partnership else None
 
     def parse_action(self, text: str) -> Action:
-        """Canonical notation -> Action; text of another game's verb is refused."""
+        """Canonical notation -> Action (the grammar: ``engine.core.actions``).
+        Text of a verb or a shape this game never uses (``pass`` in Callbreak,
+        ``bid 9 H`` in Batak, two cards in a trick game) is UnsupportedAction."""
         action = parse_action(text)
-        if action.verb not in self.verbs:
-            allowed = ", ".join(sorted(self.verbs))
+        problem = self.form_problem(action)
+        if problem is not None:
             raise UnsupportedAction(
-                f"{text.strip()!r} is not a {self.title} action (use: {allowed})"
+                f"{quote(text.strip())} is not a {self.title} action: {problem}"
             )
         return action
+
+    def form_problem(self, action: Action) -> str | None:
+        """Why a well-formed ``action`` can never be legal in this game (its
+        verb or shape), or None."""
+        if action.verb not in self.verbs:
+            return f"use {', '.join(sorted(self.verbs))}"
+        if action.verb == "play" and len(action.cards) > self.max_play_cards:
+            if self.max_play_cards == 1:
+                return "play one card at a time, e.g. 'play AS'"
+            return f"play at most {self.max_play_cards} cards at once"
+        if action.verb == "bid" and bid_form(action) not in self.bid_forms:
+            forms = " or ".join(BID_FORMS[f] for f in sorted(self.bid_forms))
+            return f"a bid here looks like {forms}"
+        return None
 
     @abstractmethod
     def new_match(
@@ -97,10 +166,21 @@ class Game(ABC):
         variant: VariantBase | dict[str, Any] | None = None,
         deal: Any = None,
     ) -> MatchState:
-        """Rebuild a match from its record; raises the first refusal met."""
-        if isinstance(variant, dict):
-            variant = self.Variant.from_options(variant)
-        state = self.new_match(seed=seed, variant=variant, deal=deal)
+        """Rebuild a match from its record; raises the first refusal met
+        (every input error is an EngineError: InvalidAction for a malformed
+        action list, InvalidVariant for a bad seed or variant, InvalidPosition
+        for a bad deal).  The seed is required: a replay never draws one."""
+        if seed is None:
+            raise InvalidVariant("a replay needs the match's seed", "bad_seed")
+        if isinstance(actions, str | bytes | bytearray) or not isinstance(actions, Sequence):
+            raise InvalidAction(
+                "a replay takes a list of actions (Action or text), "
+                f"not {type(actions).__name__} {quote(actions)}",
+                "not_a_log",
+            )
+        state = self.new_match(
+            seed=check_seed(seed), variant=self.check_variant(variant), deal=deal
+        )
         for action in actions:
             state.apply(action)
         return state
@@ -129,9 +209,13 @@ class MatchState(ABC):
     initial_deal: Any
 
     def __init__(self, game: Game, variant: VariantBase, seed: int | None) -> None:
+        if not isinstance(variant, game.Variant):
+            raise InvalidVariant(
+                f"{type(variant).__name__} is not a {game.title} variant", "bad_variant"
+            )
         self.game = game
         self.variant = variant
-        self.seed = new_seed() if seed is None else int(seed)
+        self.seed = new_seed() if seed is None else check_seed(seed)
         self.rng = random.Random(self.seed)
         self.log = []
         self.phase = Phase.PLAY
@@ -156,18 +240,30 @@ class MatchState(ABC):
         return self._legal()
 
     def apply(self, action: Action | str, *, seat: int | None = None) -> list[Event]:
-        """Apply one action for the seat to act.  Nothing changes unless it is
-        legal; refusals raise IllegalAction (or NotYourTurn / GameOver)."""
-        if isinstance(action, str):
-            action = self.game.parse_action(action)
+        """Apply one action for the seat to act and return what it caused.
+
+        ``action`` is an ``Action`` or its text (read by ``game.parse_action``,
+        a convenience for tests and front ends).  Anything else, and an Action
+        that ``parse_action`` could not have produced (``number=True``, cards
+        as plain tuples...), is InvalidAction.  ``seat``, when given, must be
+        the int of the deciding seat (NotYourTurn otherwise).  Every refusal is
+        an EngineError raised before anything changes: a refused action leaves
+        the state exactly as it was.  An accepted action is one of
+        ``legal_actions()``, and that canonical object is what the log keeps.
+        """
+        action = self.game.parse_action(action) if isinstance(action, str) else check_action(action)
         if self.is_over:
             raise GameOver("the match is over")
-        if seat is not None and seat != self.decider:
+        if seat is not None and (type(seat) is not int or seat != self.decider):
             raise NotYourTurn(
-                f"it is not your turn (waiting for seat {self.decider})", "not_your_turn"
+                f"it is not your turn (waiting for seat {self.decider}; got {quote(seat)})",
+                "not_your_turn",
             )
-        if action not in self._legal():
-            raise self._explain(action)
+        legal = self._legal()
+        try:
+            action = legal[legal.index(action)]
+        except ValueError:
+            raise self._explain(action) from None
         events = self._apply(action)
         self.log.append(action)
         return events
@@ -178,7 +274,18 @@ class MatchState(ABC):
 
     @abstractmethod
     def view(self, seat: int | None) -> Observation:
-        """Everything ``seat`` may see (None: a spectator), nothing more."""
+        """Everything ``seat`` may see (None: a spectator), nothing more.
+        Implementations start with ``self.check_seat(seat)``."""
+
+    def check_seat(self, seat: Any) -> None:
+        """``seat`` is None (a spectator) or an int from 0 to num_seats - 1;
+        else EngineError -- never a bool, nor ``-1`` quietly meaning the last
+        seat and showing its hand."""
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.num_seats):
+            raise EngineError(
+                f"a seat is a number from 0 to {self.num_seats - 1} or None (got {quote(seat)})",
+                "bad_seat",
+            )
 
     def record(self) -> dict[str, Any]:
         """The match as data: enough to rebuild it with ``game.replay``."""
@@ -224,23 +331,31 @@ class MatchState(ABC):
         )
 
 
-def normalize_hands(hands: Sequence[Any], num_seats: int, size: int | None) -> list[list[Card]]:
+def normalize_hands(
+    hands: Sequence[Any],
+    num_seats: int,
+    size: int | None,
+    deck: Collection[Card] | None = None,
+) -> list[list[Card]]:
     """Parse a list of hands (card texts or Cards); raise InvalidPosition on a
-    wrong seat count, a wrong hand size or a card dealt twice."""
+    wrong seat count, a wrong hand size, something that is not a card, a card
+    outside ``deck`` (a joker in a 52-card game) or a card dealt twice."""
     problems: list[str] = []
     if len(hands) != num_seats:
         problems.append(f"expected {num_seats} hands, got {len(hands)}")
     parsed: list[list[Card]] = []
     for seat, hand in enumerate(hands):
         try:
-            cards = (
-                parse_cards(hand) if isinstance(hand, str) else parse_cards([str(c) for c in hand])
-            )
+            cards = parse_cards(hand)
         except ValueError as exc:
             problems.append(f"seat {seat}: {exc}")
             cards = []
         if size is not None and len(cards) != size:
             problems.append(f"seat {seat} holds {len(cards)} cards, expected {size}")
+        if deck is not None:
+            problems += [
+                f"seat {seat}: {c} is not in this game's deck" for c in cards if c not in deck
+            ]
         parsed.append(cards)
     seen: dict[Card, int] = {}
     for seat, cards in enumerate(parsed):
@@ -253,15 +368,41 @@ def normalize_hands(hands: Sequence[Any], num_seats: int, size: int | None) -> l
     return parsed
 
 
-def split_deal(deal: Any) -> tuple[list[Any], dict[str, Any]]:
-    """A ``deal`` argument is a list of hands or a dict with "hands" and extras."""
-    if isinstance(deal, dict):
+def split_deal(deal: Any, extras_allowed: Sequence[str] = ()) -> tuple[list[Any], dict[str, Any]]:
+    """A ``deal`` argument is a list of hands or a mapping with "hands" and
+    extras (only the names in ``extras_allowed``); InvalidPosition otherwise."""
+    if isinstance(deal, Mapping):
         extras = dict(deal)
         hands = extras.pop("hands", None)
+        unknown = [k for k in extras if k not in extras_allowed]
+        if unknown:
+            allowed = ", ".join(["hands", *extras_allowed])
+            raise InvalidPosition(
+                [f"unknown deal entry {quote(k)} (known: {allowed})" for k in unknown]
+            )
         if hands is None:
             raise InvalidPosition(["an explicit deal needs 'hands'"])
-        return list(hands), extras
-    return list(deal), {}
+        return check_rows(hands, "hands"), extras
+    return check_rows(deal, "deal"), {}
+
+
+def check_rows(rows: Any, what: str) -> list[Any]:
+    """``rows`` as a list when it is a list or tuple (of hands, card rows or
+    cards); InvalidPosition otherwise."""
+    if not isinstance(rows, list | tuple):
+        raise InvalidPosition([f"{what} must be a list (got {quote(rows)})"])
+    return list(rows)
+
+
+def deal_seat(extras: Mapping[str, Any], key: str, num_seats: int, default: int) -> int:
+    """A seat named in an explicit deal ("dealer", "first_bidder"): an int
+    from 0 to num_seats - 1, else InvalidPosition."""
+    value = extras.get(key, default)
+    if type(value) is not int or not 0 <= value < num_seats:
+        raise InvalidPosition(
+            [f"{key} must be a seat from 0 to {num_seats - 1} (got {quote(value)})"]
+        )
+    return value
 
 
 def hands_to_text(hands: Sequence[Sequence[Card]]) -> list[list[str]]:

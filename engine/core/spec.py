@@ -9,11 +9,12 @@ terminal flags) and JSON round-trips are written here once.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from engine.errors import InvalidVariant, UnknownGame
+from engine.errors import InvalidVariant, UnknownGame, quote
 
 if TYPE_CHECKING:
     from engine.core.game import Game
@@ -21,6 +22,9 @@ if TYPE_CHECKING:
 V = TypeVar("V", bound="Variant")
 _TRUE = {"true", "yes", "on", "1", "y"}
 _FALSE = {"false", "no", "off", "0", "n"}
+#: the longest text a setting value is read from
+MAX_SETTING_TEXT = 64
+_WHOLE_NUMBER = re.compile(r"0|[1-9][0-9]{0,8}")
 
 
 def setting(
@@ -84,23 +88,29 @@ class Variant:
     @classmethod
     def spec(cls, name: str) -> SettingSpec:
         for spec in cls.settings():
-            if spec.name == name:
+            if type(name) is str and spec.name == name:
                 return spec
         known = ", ".join(s.name for s in cls.settings())
         raise InvalidVariant(
-            f"unknown setting {name!r} for {cls.game_name or cls.__name__}; known: {known}",
+            f"unknown setting {quote(name)} for {cls.game_name or cls.__name__}; known: {known}",
             "unknown_setting",
         )
 
     @classmethod
     def _check(cls, spec: SettingSpec, value: Any) -> None:
+        """A value of the setting's own type in its range or choices: never a
+        bool for a number (``True`` is not 1) nor a number for a yes/no."""
         if isinstance(spec.default, bool):
-            if not isinstance(value, bool):
-                raise InvalidVariant(f"{spec.name} must be true or false (got {value!r})")
+            if type(value) is not bool:
+                raise InvalidVariant(
+                    f"{spec.name} must be true or false (got {quote(value)})", "out_of_range"
+                )
             return
-        if spec.choices is not None and value in spec.choices and not isinstance(value, bool):
+        if spec.choices is not None and any(
+            type(value) is type(choice) and value == choice for choice in spec.choices
+        ):
             return
-        if spec.bounds is not None and isinstance(value, int) and not isinstance(value, bool):
+        if spec.bounds is not None and type(value) is int:
             low, high = spec.bounds
             if low <= value <= high:
                 return
@@ -108,54 +118,79 @@ class Variant:
             cls.check_free_value(spec, value)
             return
         raise InvalidVariant(
-            f"{spec.name} must be {spec.describe_range()} (got {value!r})", "out_of_range"
+            f"{spec.name} must be {spec.describe_range()} (got {quote(value)})", "out_of_range"
         )
 
     @classmethod
     def check_free_value(cls, spec: SettingSpec, value: Any) -> None:
         """Validate a field declared without bounds or choices (override)."""
         if type(value) is not type(spec.default):
-            raise InvalidVariant(f"{spec.name} has the wrong type (got {value!r})")
+            raise InvalidVariant(f"{spec.name} has the wrong type (got {quote(value)})")
 
     @classmethod
     def parse_value(cls, name: str, text: Any) -> Any:
-        """Turn a text value (slash command, terminal flag, JSON) into the
-        field's type; the result is validated when the variant is built."""
+        """The value of setting ``name`` from a text (slash command, terminal
+        flag) or a value (JSON, Python), checked against the rule book's
+        range: InvalidVariant with a clear message for an unknown name, a value
+        of the wrong type (a bool for a number, a number for a yes/no) or out
+        of range, and for text that is not the setting's plain ASCII spelling
+        (unicode digits, signs, ``1_0``, leading zeros, more than
+        MAX_SETTING_TEXT characters).  A list is read as a tuple."""
         spec = cls.spec(name)
-        if not isinstance(text, str):
-            return text
-        raw = text.strip()
+        value = cls._from_text(spec, text) if isinstance(text, str) else text
+        if isinstance(spec.default, tuple) and isinstance(value, list):
+            value = tuple(value)
+        cls._check(spec, value)
+        return value
+
+    @classmethod
+    def _from_text(cls, spec: SettingSpec, text: str) -> Any:
+        wrong = InvalidVariant(
+            f"{spec.name} must be {spec.describe_range()} (got {quote(text)})", "out_of_range"
+        )
+        raw = text.strip(" \t\r\n")
+        if len(text) > MAX_SETTING_TEXT or not raw.isascii() or not raw.isprintable():
+            raise wrong
         if isinstance(spec.default, bool):
             low = raw.lower()
             if low in _TRUE:
                 return True
             if low in _FALSE:
                 return False
-            raise InvalidVariant(f"{name} must be true or false (got {text!r})")
+            raise wrong
         if spec.choices:
             for choice in spec.choices:
                 if str(choice).lower() == raw.lower():
                     return choice
         if spec.bounds is not None or isinstance(spec.default, int):
-            try:
+            if _WHOLE_NUMBER.fullmatch(raw):
                 return int(raw)
-            except ValueError:
-                raise InvalidVariant(
-                    f"{name} must be {spec.describe_range()} (got {text!r})", "out_of_range"
-                ) from None
+            raise wrong
         if isinstance(spec.default, tuple):
-            try:
-                return tuple(int(p) for p in raw.replace(",", " ").split())
-            except ValueError:
-                raise InvalidVariant(f"{name} must be numbers like '3,5' (got {text!r})") from None
+            parts = raw.replace(",", " ").split()
+            if parts and all(_WHOLE_NUMBER.fullmatch(p) for p in parts):
+                return tuple(int(p) for p in parts)
+            raise InvalidVariant(
+                f"{spec.name} must be whole numbers like '3,5' (got {quote(text)})",
+                "out_of_range",
+            )
         return raw
 
     @classmethod
     def from_options(cls: type[V], options: Mapping[str, Any] | None = None) -> V:
-        """Build from a mapping of names to values or texts; unknown names and
-        bad values raise ``InvalidVariant`` with a clear message."""
+        """Build from a mapping of names to values or texts; anything but a
+        mapping, unknown names and bad values raise ``InvalidVariant`` with a
+        clear message."""
+        if options is None:
+            options = {}
+        if not isinstance(options, Mapping):
+            raise InvalidVariant(
+                "settings are a mapping of setting names to values "
+                f"(got {type(options).__name__} {quote(options)})",
+                "bad_variant",
+            )
         values: dict[str, Any] = {}
-        for name, value in (options or {}).items():
+        for name, value in options.items():
             values[name] = cls.parse_value(name, value)
         return cls(**values)
 
@@ -187,7 +222,7 @@ class Registry(Mapping[str, "Game"]):
         key = self._aliases.get(key, key)
         if key not in self._games:
             known = ", ".join(self._games)
-            raise UnknownGame(f"unknown game {name!r}; choose one of: {known}")
+            raise UnknownGame(f"unknown game {quote(name)}; choose one of: {known}")
         return key
 
     def __getitem__(self, name: str) -> Game:

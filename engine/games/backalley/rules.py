@@ -23,7 +23,15 @@ from engine.core.actions import Action, bid
 from engine.core.cards import JOKER_SUIT, Card, parse_cards, standard_deck
 from engine.core.events import Event
 from engine.core.follow import Allowed, lead_restricted, of_suit
-from engine.core.game import Game, Phase, hands_to_text, normalize_hands, split_deal
+from engine.core.game import (
+    Game,
+    Phase,
+    check_rows,
+    deal_seat,
+    hands_to_text,
+    normalize_hands,
+    split_deal,
+)
 from engine.core.spec import GAMES, setting
 from engine.core.spec import Variant as VariantBase
 from engine.core.trick import Ranking, Trick
@@ -249,6 +257,7 @@ class BackalleyState(TrickGameState):
         return state
 
     def view(self, seat: int | None) -> Observation:
+        self.check_seat(seat)
         return Observation(
             **self._common_view(seat),
             bids=tuple(self.bids),
@@ -275,6 +284,7 @@ class Backalley(Game):
     )
     Variant = BackalleyVariant
     verbs = frozenset({"bid", "play"})
+    bid_forms = frozenset({"number", "backalley"})
     rules_lines = (
         "Hands go 1, 2, ... M ... 2, 1; the turned card names trump; RJ > BJ > trump ace.",
         "Bid once around from the dealer's left: 0..hand size, or backalley (every trick).",
@@ -284,7 +294,7 @@ class Backalley(Game):
     )
 
     def num_seats(self, variant: VariantBase | None = None) -> int:
-        return cast(BackalleyVariant, variant or BackalleyVariant()).players
+        return cast(BackalleyVariant, self.check_variant(variant)).players
 
     def conformance_variants(self) -> list[VariantBase]:
         quick = [BackalleyVariant(players=n, max_cards=3) for n in range(2, 9)]
@@ -300,20 +310,22 @@ class Backalley(Game):
     def new_match(
         self, seed: int | None = None, variant: VariantBase | None = None, deal: Any = None
     ) -> BackalleyState:
-        state = BackalleyState(self, cast(BackalleyVariant, variant or BackalleyVariant()), seed)
+        state = BackalleyState(self, cast(BackalleyVariant, self.check_variant(variant)), seed)
         n = state.num_seats
         state.dealer = state.rng.randrange(n)
         if deal is None:
             state._deal()
             return state
-        raw, extras = split_deal(deal)
+        raw, extras = split_deal(deal, ("dealer", "stock"))
         hands = normalize_hands(raw, n, state.hand_size)
-        if "dealer" in extras:
-            state.dealer = int(extras["dealer"]) % n
+        state.dealer = deal_seat(extras, "dealer", n, state.dealer)
         used = {c for h in hands for c in h}
         # a given stock is the top of the stock (the turn-up comes first); the
         # cards it leaves out follow it in an order drawn from the seed
-        top = parse_cards([str(c) for c in extras.get("stock", [])])
+        try:
+            top = parse_cards(check_rows(extras.get("stock", []), "stock"))
+        except ValueError as exc:
+            raise InvalidPosition([f"stock: {exc}"]) from None
         problems = [f"{c} is both dealt and in the stock" for c in top if c in used]
         if len(set(top)) != len(top):
             problems.append("a card appears twice in the stock")
@@ -339,7 +351,7 @@ class Backalley(Game):
         variant: VariantBase | None = None,
         **facts: Any,
     ) -> BackalleyState:
-        v = cast(BackalleyVariant, variant or BackalleyVariant())
+        v = cast(BackalleyVariant, self.check_variant(variant))
         n = v.players
         if trump not in ("S", "H", "D", "C", JOKER_SUIT):
             raise InvalidPosition([f"trump must be S, H, D, C or J (got {trump!r})"])

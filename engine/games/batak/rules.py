@@ -20,7 +20,7 @@ from engine.core.actions import PASS, Action, bid, trump
 from engine.core.cards import SUITS, Card, standard_deck
 from engine.core.events import Event
 from engine.core.follow import Allowed, compulsory_follow, lead_restricted
-from engine.core.game import Game, Phase, hands_to_text, normalize_hands, split_deal
+from engine.core.game import Game, Phase, deal_seat, hands_to_text, normalize_hands, split_deal
 from engine.core.spec import GAMES, setting
 from engine.core.spec import Variant as VariantBase
 from engine.core.trick import Trick
@@ -251,6 +251,7 @@ class BatakState(TrickGameState):
         return standard_deck()
 
     def view(self, seat: int | None) -> Observation:
+        self.check_seat(seat)
         common = self._common_view(seat)
         revealed = self.dummy_revealed and self.dummy is not None
         return Observation(
@@ -283,6 +284,7 @@ class Batak(Game):
     )
     Variant = BatakVariant
     verbs = frozenset({"bid", "pass", "trump", "play"})
+    bid_forms = frozenset({"number"})
     partnership = True
     rules_lines = (
         "Auction from the first bidder: open 7+, then bids of min_bid+ must rise; a pass is final.",
@@ -303,12 +305,12 @@ class Batak(Game):
     def new_match(
         self, seed: int | None = None, variant: VariantBase | None = None, deal: Any = None
     ) -> BatakState:
-        state = BatakState(self, cast(BatakVariant, variant or BatakVariant()), seed)
+        state = BatakState(self, cast(BatakVariant, self.check_variant(variant)), seed)
         hands = None
         if deal is not None:
-            raw, extras = split_deal(deal)
-            hands = normalize_hands(raw, 4, 13)
-            state.first_bidder = int(extras.get("first_bidder", 0)) % 4
+            raw, extras = split_deal(deal, ("first_bidder",))
+            hands = normalize_hands(raw, 4, 13, standard_deck())
+            state.first_bidder = deal_seat(extras, "first_bidder", 4, 0)
             state.initial_deal = {
                 "hands": hands_to_text(hands),
                 "first_bidder": state.first_bidder,
@@ -328,7 +330,7 @@ class Batak(Game):
         if trump not in SUITS:
             raise InvalidPosition([f"a Batak position needs the named trump suit (got {trump!r})"])
         full, plays = position_hands(hands or {}, trick or [], 4, standard_deck())
-        state = BatakState(self, cast(BatakVariant, variant or BatakVariant()), 0)
+        state = BatakState(self, cast(BatakVariant, self.check_variant(variant)), 0)
         declarer = int(facts.pop("declarer", 0))
         contract = facts.pop("contract", 8)
         level = int(str(contract).split()[0])

@@ -18,6 +18,7 @@ so far), ``scores``, ``dealer``, ``variant``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -25,7 +26,7 @@ from engine.core.actions import Action
 from engine.core.cards import Card
 from engine.core.events import Event
 from engine.core.follow import Allowed, of_suit, stronger_than
-from engine.core.game import Game, Phase, hands_to_text, normalize_hands, split_deal
+from engine.core.game import Game, Phase, deal_seat, hands_to_text, normalize_hands, split_deal
 from engine.core.spec import GAMES, setting
 from engine.core.spec import Variant as VariantBase
 from engine.core.trick import Trick
@@ -66,14 +67,6 @@ class BlotVariant(VariantBase):
                 f"{spec.name} must be two whole numbers from 1 to 20, like '3,5' (got {value!r})",
                 "out_of_range",
             )
-
-    @classmethod
-    def from_options(cls, options: Any = None) -> BlotVariant:
-        values = dict(options or {})
-        pair = values.get("nt_doubling_multipliers")
-        if isinstance(pair, list):
-            values["nt_doubling_multipliers"] = tuple(pair)
-        return super().from_options(values)
 
 
 def deal_from_deck(deck: list[Card], dealer: int) -> list[list[Card]]:
@@ -327,6 +320,7 @@ class BlotState(TrickGameState):
         return blot_deck()
 
     def view(self, seat: int | None) -> Observation:
+        self.check_seat(seat)
         winner = match_winner(self.scores, self.variant.target_score) if self.is_over else None
         shown = tuple((d.seat, d.describe(), d.cards) for d in self.declared)
         belotes = tuple((s, "belote (20)", ()) for s in self.belote)
@@ -356,6 +350,7 @@ class Blot(Game):
     )
     Variant = BlotVariant
     verbs = frozenset({"bid", "pass", "contra", "recontra", "play"})
+    bid_forms = frozenset({"strain", "capot"})
     partnership = True
     rules_lines = (
         "Bazar from the dealer's left: 'bid 8 H' upward; NT does not outrank an equal suit bid.",
@@ -380,22 +375,22 @@ class Blot(Game):
     def new_match(
         self, seed: int | None = None, variant: VariantBase | None = None, deal: Any = None
     ) -> BlotState:
-        state = BlotState(self, cast(BlotVariant, variant or BlotVariant()), seed)
+        state = BlotState(self, cast(BlotVariant, self.check_variant(variant)), seed)
         state.dealer = state.rng.randrange(4)
         hands = None
         if deal is not None:
-            extras: dict[str, Any] = deal if isinstance(deal, dict) else {}
-            if "dealer" in extras:
-                state.dealer = int(extras["dealer"]) % 4
-            if "deck" in extras:
-                deck = normalize_hands([extras["deck"]], 1, 32)[0]
+            if isinstance(deal, Mapping) and "deck" in deal:
+                # the deck top-first, dealt 4 then 4 (rules "Table and deal")
+                unknown = [k for k in deal if k not in ("deck", "dealer")]
+                if unknown:
+                    raise InvalidPosition([f"unknown deal entry {k!r}" for k in unknown])
+                state.dealer = deal_seat(deal, "dealer", 4, state.dealer)
+                deck = normalize_hands([deal["deck"]], 1, 32, blot_deck())[0]
                 hands = deal_from_deck(deck, state.dealer)
             else:
-                raw, _ = split_deal(deal)
-                hands = normalize_hands(raw, 4, 8)
-            problems = [f"{c} is not a Blot card (7 to A)" for h in hands for c in h if c.rank < 7]
-            if problems:
-                raise InvalidPosition(problems)
+                raw, extras = split_deal(deal, ("dealer",))
+                state.dealer = deal_seat(extras, "dealer", 4, state.dealer)
+                hands = normalize_hands(raw, 4, 8, blot_deck())
             state.initial_deal = {
                 "hands": hands_to_text(hands),
                 "dealer": state.dealer,
@@ -413,7 +408,7 @@ class Blot(Game):
         **facts: Any,
     ) -> BlotState:
         full, plays = position_hands(hands or {}, trick or [], 4, blot_deck())
-        state = BlotState(self, cast(BlotVariant, variant or BlotVariant()), 0)
+        state = BlotState(self, cast(BlotVariant, self.check_variant(variant)), 0)
         contract = str(facts.pop("contract", f"8 {trump or 'NT'}")).split()
         declarer = int(facts.pop("declarer", 0))
         state.dealer = int(facts.pop("dealer", 3))

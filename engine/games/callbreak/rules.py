@@ -15,7 +15,7 @@ from engine.core.actions import Action, bid
 from engine.core.cards import Card, standard_deck
 from engine.core.events import Event
 from engine.core.follow import Allowed, compulsory_follow
-from engine.core.game import Game, Phase, hands_to_text, normalize_hands, split_deal
+from engine.core.game import Game, Phase, deal_seat, hands_to_text, normalize_hands, split_deal
 from engine.core.spec import GAMES, setting
 from engine.core.spec import Variant as VariantBase
 from engine.core.trick import Trick
@@ -117,6 +117,7 @@ class CallbreakState(TrickGameState):
 
     # -- views ---------------------------------------------------------------
     def view(self, seat: int | None) -> Observation:
+        self.check_seat(seat)
         return Observation(
             **self._common_view(seat),
             bids=tuple(self.bids),
@@ -135,6 +136,7 @@ class Callbreak(Game):
     )
     Variant = CallbreakVariant
     verbs = frozenset({"bid", "play"})
+    bid_forms = frozenset({"number"})
     rules_lines = (
         "Each player bids once, 1..max_bid, from the dealer's left.",
         "Follow suit with a higher card if you can; void: trump if you can.",
@@ -148,15 +150,13 @@ class Callbreak(Game):
     def new_match(
         self, seed: int | None = None, variant: VariantBase | None = None, deal: Any = None
     ) -> CallbreakState:
-        variant = cast(CallbreakVariant, variant or CallbreakVariant())
-        state = CallbreakState(self, variant, seed)
+        state = CallbreakState(self, cast(CallbreakVariant, self.check_variant(variant)), seed)
         state.dealer = state.rng.randrange(4)
         hands = None
         if deal is not None:
-            raw, extras = split_deal(deal)
-            hands = normalize_hands(raw, 4, HAND_SIZE)
-            if "dealer" in extras:
-                state.dealer = int(extras["dealer"]) % 4
+            raw, extras = split_deal(deal, ("dealer",))
+            hands = normalize_hands(raw, 4, HAND_SIZE, standard_deck())
+            state.dealer = deal_seat(extras, "dealer", 4, state.dealer)
             state.initial_deal = {
                 "hands": hands_to_text(hands),
                 "dealer": state.dealer,
@@ -176,7 +176,7 @@ class Callbreak(Game):
         if trump not in (TRUMP, None):
             raise InvalidPosition([f"Callbreak trump is always spades (got {trump!r})"])
         full, plays = position_hands(hands or {}, trick or [], 4, standard_deck())
-        state = CallbreakState(self, cast(CallbreakVariant, variant or CallbreakVariant()), 0)
+        state = CallbreakState(self, cast(CallbreakVariant, self.check_variant(variant)), 0)
         state.dealer = int(facts.pop("dealer", 3))
         state.round_number = int(facts.pop("round_number", 1))
         state.scores = list(facts.pop("scores", [0, 0, 0, 0]))

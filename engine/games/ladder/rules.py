@@ -24,6 +24,7 @@ out hold three cards nobody else does), ``shown={seat: cards}``,
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, cast
@@ -31,7 +32,7 @@ from typing import Any, cast
 from engine.core.actions import PICKUP, Action, hidden, play
 from engine.core.cards import Card, parse_cards, standard_deck
 from engine.core.events import Event
-from engine.core.game import Game, MatchState, Phase
+from engine.core.game import Game, MatchState, Phase, check_rows, hands_to_text
 from engine.core.spec import GAMES, setting
 from engine.core.spec import Variant as VariantBase
 from engine.core.view import Observation
@@ -307,6 +308,7 @@ class LadderState(MatchState):
         return state
 
     def view(self, seat: int | None) -> Observation:
+        self.check_seat(seat)
         mine = seat is not None and seat == self.to_act
         return Observation(
             game=self.game.name,
@@ -356,6 +358,7 @@ class Ladder(Game):
     )
     Variant = LadderVariant
     verbs = frozenset({"play", "pickup", "hidden"})
+    max_play_cards = 4
     partnership = True
     rules_lines = (
         "Play one rank (one or more copies) from your hand, then shown cards, then hidden blind.",
@@ -380,21 +383,26 @@ class Ladder(Game):
     def new_match(
         self, seed: int | None = None, variant: VariantBase | None = None, deal: Any = None
     ) -> LadderState:
-        state = LadderState(self, cast(LadderVariant, variant or LadderVariant()), seed)
+        state = LadderState(self, cast(LadderVariant, self.check_variant(variant)), seed)
         if deal is None:
             state._deal()
             return state
-        if not isinstance(deal, dict) or not {"hands", "shown", "hidden"} <= set(deal):
-            raise InvalidPosition(["a Ladder deal is a dict with 'hands', 'shown' and 'hidden'"])
+        if not isinstance(deal, Mapping) or set(deal) != {"hands", "shown", "hidden"}:
+            raise InvalidPosition(["a Ladder deal is a dict of 'hands', 'shown' and 'hidden'"])
         parsed: dict[str, list[list[Card]]] = {}
         problems: list[str] = []
         for key, size in (("hands", 7), ("shown", 3), ("hidden", 3)):
-            rows = deal[key]
+            rows = check_rows(deal[key], key)
             if len(rows) != 4:
                 problems.append(f"{key}: expected 4 rows")
                 continue
-            parsed[key] = [
-                parse_cards(r if isinstance(r, str) else [str(c) for c in r]) for r in rows
+            try:
+                parsed[key] = [parse_cards(r) for r in rows]
+            except ValueError as exc:
+                problems.append(f"{key}: {exc}")
+                continue
+            problems += [
+                f"{key}: {c} is not in a 52-card deck" for r in parsed[key] for c in r if c.is_joker
             ]
             problems += [
                 f"{key} of seat {s}: {len(r)} cards, expected {size}"
@@ -406,7 +414,7 @@ class Ladder(Game):
             problems.append("a card is dealt twice")
         if problems:
             raise InvalidPosition(problems)
-        state.initial_deal = {k: [[str(c) for c in r] for r in rows] for k, rows in parsed.items()}
+        state.initial_deal = {k: hands_to_text(rows) for k, rows in parsed.items()}
         state._deal(parsed)
         return state
 
@@ -419,7 +427,7 @@ class Ladder(Game):
         variant: VariantBase | None = None,
         **facts: Any,
     ) -> LadderState:
-        state = LadderState(self, cast(LadderVariant, variant or LadderVariant()), 0)
+        state = LadderState(self, cast(LadderVariant, self.check_variant(variant)), 0)
         problems: list[str] = []
         if trick or trump:
             problems.append("Ladder has no tricks and no trump")
