@@ -45,6 +45,9 @@ from engine.core.view import Observation
 from engine.errors import EngineError
 
 WorldBuilder = Callable[[Observation, random.Random], MatchState]
+Bidder = Callable[
+    [Observation, Sequence[Action], random.Random, float], dict[Action, list[float]] | None
+]
 
 
 class Rollouts(Protocol):
@@ -71,6 +74,10 @@ class SearchGame:
     resolution: float = 1.0
     #: where the world stands before the search (deals scored so far), for ``value``
     mark: Callable[[MatchState], int] = lambda state: len(getattr(state, "history", []))
+    #: bidding by simulation (``engine.ai.bidding``): (view, legal bids, rng,
+    #: deadline) -> each candidate's value per simulated deal, or None to
+    #: leave the bid to the heuristic
+    bidder: Bidder | None = None
 
 
 _GAMES: dict[str, SearchGame] = {}
@@ -189,7 +196,15 @@ class SearchAgent(BaseAgent):
         if len(legal) == 1:
             return self._done(legal[0], "only_action", 0, start)
         if any(a.verb not in self.spec.verbs for a in legal):
-            return self._done(self.fallback.act(view, legal), "heuristic", 0, start)
+            own = self.fallback.act(view, legal)
+            if self.spec.bidder is not None and not any(a.verb in self.spec.verbs for a in legal):
+                priced = self.spec.bidder(view, legal, self.rng, deadline)
+                if priced:
+                    evidence = Evidence(list(priced), dict(priced))
+                    return self._done(
+                        self._choose(evidence, own), "simulated_bid", evidence.worlds, start
+                    )
+            return self._done(own, "heuristic", 0, start)
         classes = self.spec.classes(view, legal)
         if len(classes) == 1:
             return self._done(classes[0][0], "all_equivalent", 0, start)
@@ -214,12 +229,16 @@ class SearchAgent(BaseAgent):
                     break
         if evidence.worlds == 0:
             return self._done(own, "no_world_in_time", 0, start)
+        return self._done(self._choose(evidence, own), "searched", evidence.worlds, start)
+
+    def _choose(self, evidence: Evidence, own: Action) -> Action:
+        """The leader, unless the heuristic's own choice is too close to call."""
         best = evidence.leader()
-        if own in evidence.candidates and own is not best:
+        if own in evidence.candidates and own != best:
             mean, se = evidence.margin(best, own)
-            if mean <= self.prefer_own * se:  # too close to call: keep the heuristic's card
-                best = own
-        return self._done(best, "searched", evidence.worlds, start)
+            if mean <= self.prefer_own * se:
+                return own
+        return best
 
     def _world(
         self,

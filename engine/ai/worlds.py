@@ -9,6 +9,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from engine.ai.bidding import BIDDERS
 from engine.ai.heuristics.trickplay import CONTEXTS, PlayContext
 from engine.ai.knowledge import (
     TrumpDuty,
@@ -296,6 +297,7 @@ def register_trick_game(game: str, world: WorldBuilder, resolution: float) -> No
             rollouts=trick_rollouts(game),
             value=deal_value,
             resolution=resolution,
+            bidder=BIDDERS.get(game),
         ),
     )
 

@@ -119,7 +119,7 @@ def test_a_world_with_the_true_hands_scores_the_deal_like_the_table(game, monkey
         view = state.view(seat)
         truth: Any = state
 
-        def true_hands(unseen, counts, rng, **kw):
+        def true_hands(unseen, counts, rng, truth=truth, **kw):
             return {s: list(truth.hands[s]) for s in counts}
 
         monkeypatch.setattr(worlds_module, "deal_unseen", true_hands)

@@ -1,0 +1,332 @@
+"""Bidding by simulation for the search agent (Callbreak, Backalley).
+
+The heuristics bid from a hand-strength formula.  The search agent instead
+deals the unseen cards at random many times (hands that explain the bids
+already made are preferred, as in play), plays each deal out with the
+heuristic's card play for every seat, and counts the tricks its own hand
+takes.  The bid is the legal one with the best mean score over those deals
+under the game's own scoring function -- which also settles Backalley's
+``bid backalley``: it is chosen when taking every trick is likely enough to
+be worth +10h against -10h.
+
+The heuristics' card play does not depend on the bids (every seat takes
+every trick it can), so one play-out per world prices every bid at once.
+Bids not yet made are filled in with the heuristic's bid for the sampled
+hand (Backalley: they also decide who leads).  Runs within the agent's
+deadline; with too few worlds in time it returns None and the heuristic
+bids.  Bidders return every candidate's value in every simulated deal; the
+agent picks as in play (``SearchAgent``): the best mean, unless the
+heuristic's own bid is within one standard error of it.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from engine.ai.rollout import TrickRollout
+from engine.ai.sampling import deal_unseen
+from engine.core.actions import BACKALLEY, Action
+from engine.core.cards import Card, standard_deck
+from engine.core.game import MatchState
+from engine.core.spec import get_game
+from engine.core.view import Observation
+
+#: fewest simulated deals worth trusting over the heuristic's formula
+MIN_WORLDS = 8
+MAX_WORLDS = 60
+#: a Blot world costs a play-out per strain considered
+MIN_BLOT_WORLDS = 6
+
+
+def simulate(
+    view: Observation,
+    rng: random.Random,
+    deadline: float,
+    world: Callable[[Observation, random.Random], MatchState],
+    rollout: TrickRollout,
+    max_worlds: int = MAX_WORLDS,
+) -> list[int]:
+    """The seat's tricks in each simulated deal finished before ``deadline``."""
+    assert view.seat is not None
+    tricks: list[int] = []
+    while len(tricks) < max_worlds and time.perf_counter() < deadline:
+        state: Any = world(view, rng)
+        before = len(state.history)
+        if not rollout.run(state, deadline):
+            break
+        tricks.append(state.history[before].tricks_won[view.seat])
+    return tricks
+
+
+#: action -> its value in each simulated world (the same worlds for all)
+Priced = dict[Action, list[float]]
+
+
+def price_bids(
+    legal: Sequence[Action], tricks: list[int], score: Callable[[Action, int], float]
+) -> Priced | None:
+    """Every legal bid's score in each simulated deal (None if too few deals)."""
+    if len(tricks) < MIN_WORLDS:
+        return None
+    return {a: [float(score(a, t)) for t in tricks] for a in legal}
+
+
+def _others(
+    view: Observation, cards: list[Card], rng: random.Random, size: int
+) -> dict[int, list[Card]]:
+    counts = {s: size for s in range(view.num_seats) if s != view.seat}
+    return deal_unseen(cards, counts, rng)
+
+
+# -- Callbreak ---------------------------------------------------------------------------------
+def callbreak_bid(
+    view: Observation, legal: Sequence[Action], rng: random.Random, deadline: float
+) -> Priced | None:
+    from engine.ai.heuristics.callbreak import DECK, estimate_tricks
+    from engine.games.callbreak.scoring import score_bid
+
+    game = get_game("callbreak")
+    assert view.seat is not None
+    top = max(a.number or 1 for a in legal)
+
+    def heuristic_bid(hand: list[Card]) -> int:
+        return max(1, min(top, round(estimate_tricks(hand))))
+
+    def world(v: Observation, r: random.Random) -> MatchState:
+        unseen = sorted(set(DECK) - set(v.hand), key=lambda c: (c.suit, c.rank))
+        best: dict[int, list[Card]] | None = None
+        misfit = float("inf")
+        for _ in range(4):
+            hands = _others(v, unseen, r, len(v.hand))
+            fit = sum(
+                (estimate_tricks(h) - b) ** 2
+                for s, h in hands.items()
+                if (b := v.bids[s]) is not None
+            )
+            if fit < misfit:
+                best, misfit = hands, fit
+        assert best is not None and v.seat is not None
+        hands = {**best, v.seat: list(v.hand)}
+        bids = {s: v.bids[s] or heuristic_bid(h) for s, h in hands.items()}
+        dealer = v.dealer if v.dealer is not None else 3
+        return game.position(
+            hands={s: [str(c) for c in h] for s, h in hands.items()},
+            to_act=(dealer + 1) % 4,
+            bids=bids,
+            dealer=dealer,
+            round_number=v.round_number,
+            variant=game.variant(rounds=v.round_number),
+        )
+
+    rollout = TrickRollout("callbreak", DECK, set(), {s: set() for s in range(4)}, _no_leads(4))
+    tricks = simulate(view, rng, deadline, world, rollout)
+    return price_bids(legal, tricks, lambda a, t: score_bid(a.number or 1, t))
+
+
+# -- Backalley ---------------------------------------------------------------------------------
+def backalley_bid(
+    view: Observation, legal: Sequence[Action], rng: random.Random, deadline: float
+) -> Priced | None:
+    from engine.ai.heuristics.backalley import estimate_tricks
+    from engine.games.backalley.scoring import score_backalley, score_bid
+
+    game = get_game("backalley")
+    assert view.seat is not None
+    n = view.num_seats
+    h = view.hand_size or len(view.hand)
+    deck = standard_deck(jokers=True)
+    seen = set(view.hand) | set(view.extra.get("set_aside", ()))
+    if view.turned is not None:
+        seen.add(view.turned)
+    unseen = sorted((c for c in deck if c not in seen), key=str)
+    own = round(estimate_tricks(view.hand, view.trump, n))
+
+    def world(v: Observation, r: random.Random) -> MatchState:
+        assert v.seat is not None and v.trump is not None
+        hands = {**_others(v, unseen, r, h), v.seat: list(v.hand)}
+        bids: dict[int, int] = {}
+        for s, hand in hands.items():
+            made = v.bids[s] if s < len(v.bids) else None
+            bids[s] = made if made is not None else (own if s == v.seat else _guess(hand, v, n))
+        dealer = v.dealer if v.dealer is not None else n - 1
+        order = [(dealer + 1 + k) % n for k in range(n)]
+        leader = max(order, key=lambda s: (bids[s], -order.index(s)))
+        return game.position(
+            hands={s: [str(c) for c in hand] for s, hand in hands.items()},
+            to_act=leader,
+            trump=v.trump,
+            hand_size=h,
+            bids=bids,
+            dealer=dealer,
+            variant=game.variant(players=n, max_cards=13),
+        )
+
+    def _guess(hand: list[Card], v: Observation, players: int) -> int:
+        return min(h, round(estimate_tricks(hand, v.trump, players)))
+
+    def score(action: Action, t: int) -> float:
+        if action.word == BACKALLEY:
+            return score_backalley(h, t)
+        return score_bid(action.number or 0, t)
+
+    public = set(view.extra.get("set_aside", ())) | ({view.turned} if view.turned else set())
+    rollout = TrickRollout("backalley", deck, public, {s: set() for s in range(n)}, _no_leads(n))
+    tricks = simulate(view, rng, deadline, world, rollout)
+    return price_bids(legal, tricks, score)
+
+
+def _no_leads(n: int) -> dict[int, set[str]]:
+    return {s: set() for s in range(n)}
+
+
+BIDDERS: dict[
+    str, Callable[[Observation, Sequence[Action], random.Random, float], Priced | None]
+] = {
+    "callbreak": callbreak_bid,
+    "backalley": backalley_bid,
+}
+
+
+# -- Bazar Blot --------------------------------------------------------------------------------
+def blot_bid(
+    view: Observation, legal: Sequence[Action], rng: random.Random, deadline: float
+) -> Priced | None:
+    """The bazar by simulation: each world is played out once per contract
+    that matters -- every strain with this seat declaring, and the
+    opponents' standing contract -- and every legal action is priced by the
+    game's own scoring (``score_deal``) at its level: a plain bid by the
+    contract it makes, ``pass`` by the standing contract (0 when there is
+    none), ``contra`` by the standing contract doubled.  Hands that explain
+    the bids made so far are preferred.  Capot bids, recontra and the
+    answer to a contra are left to the heuristic, as is passing while the
+    partner holds the bid."""
+    from engine.ai.heuristics.blot import PARTNER_POINTS, STRAINS, hand_value
+    from engine.core.actions import CONTRA, PASS, RECONTRA
+    from engine.games.blot.cards import blot_deck
+    from engine.games.blot.declarations import award
+    from engine.games.blot.scoring import DealOutcome, score_deal
+
+    assert view.seat is not None
+    if RECONTRA in legal:
+        return None
+    seat = view.seat
+    team = seat % 2
+    bids = [(s, t.split()) for s, t in view.auction if t.startswith("bid")]
+    standing = bids[-1] if bids else None
+    if standing is not None and standing[0] % 2 == team:
+        return None
+    game = get_game("blot")
+    deck = blot_deck()
+    unseen = sorted((c for c in deck if c not in set(view.hand)), key=lambda c: (c.suit, c.rank))
+    dealer = view.dealer if view.dealer is not None else 3
+    first = (dealer + 1) % 4
+
+    def misfit(hands: dict[int, list[Card]]) -> float:
+        """How far each bidder's hand is from supporting its last bid."""
+        total = 0.0
+        for s, words in bids:
+            if s in hands:
+                level, strain = int(words[1]), words[2]
+                total += max(0.0, 10 * level - hand_value(hands[s], strain) - PARTNER_POINTS) / 10
+        return total
+
+    def play(hands: dict[int, list[Card]], strain: str, declarer: int) -> tuple[int, ...]:
+        """(card points, tricks, declarations) of the declaring team, and
+        the defenders' declarations, for one play-out of ``strain``."""
+        trump = None if strain == "NT" else strain
+        state: Any = game.position(
+            hands={s: [str(c) for c in h] for s, h in hands.items()},
+            to_act=first,
+            contract=f"8 {strain}",
+            declarer=declarer,
+            dealer=dealer,
+        )
+        winner, declared = award([hands[s] for s in range(4)], trump, first)
+        state.declared, state.declaring_team = declared, winner
+        rollout = TrickRollout("blot", deck, set(), {s: set() for s in range(4)}, _no_leads(4))
+        if not rollout.run(state, deadline):
+            raise TimeoutError
+        record = state.history[-1]
+        side = declarer % 2
+
+        def decl(t: int) -> int:
+            shown = sum(d.value for d in declared if d.seat % 2 == t)
+            return shown + 20 * sum(1 for s in record.details["belote"] if s % 2 == t)
+
+        tricks = sum(record.tricks_won[s] for s in (side, side + 2))
+        return record.details["card_points"][side], tricks, decl(side), decl(1 - side)
+
+    def value(result: tuple[int, ...], level: int, nt: bool, doubling: int, ours: bool) -> float:
+        cards, tricks, decl_a, decl_d = result
+        a, d = score_deal(DealOutcome(level, nt, doubling, False, cards, tricks, decl_a, decl_d))
+        return float(a - d) if ours else float(d - a)
+
+    # strains worth a play-out: near this hand's best, or bid by the partner
+    worth = {s: hand_value(view.hand, s) for s in STRAINS}
+    top = max(worth.values())
+    partner_bids = {w[2] for s, w in bids if s == (seat + 2) % 4}
+    strains = [s for s in STRAINS if worth[s] >= top - 25 or s in partner_bids]
+    theirs = None
+    if standing is not None:
+        words = standing[1]
+        theirs = (
+            standing[0],
+            int(words[1]),
+            words[2],
+            "contra" in view.extra.get("standing_bid", ""),
+        )
+    results: list[dict[str, tuple[int, ...]]] = []
+    try:
+        while len(results) < MAX_WORLDS and time.perf_counter() < deadline:
+            best: dict[int, list[Card]] | None = None
+            fit = float("inf")
+            for _ in range(4):
+                dealt = {**_others(view, unseen, rng, 8), seat: list(view.hand)}
+                f = misfit(dealt)
+                if f < fit:
+                    best, fit = dealt, f
+            assert best is not None
+            row = {s: play(best, s, seat) for s in strains}
+            if theirs is not None:
+                row["theirs"] = play(best, theirs[2], theirs[0])
+            results.append(row)
+    except TimeoutError:
+        pass
+    if len(results) < MIN_BLOT_WORLDS:
+        return None
+
+    def each(f: Callable[[dict[str, tuple[int, ...]]], float]) -> list[float]:
+        return [f(r) for r in results]
+
+    priced: Priced = {}
+    if PASS in legal:
+        if theirs is None:
+            priced[PASS] = [0.0] * len(results)
+        else:
+            level, strain = theirs[1], theirs[2]
+            doubled = 1 if theirs[3] else 0
+            priced[PASS] = each(lambda r: value(r["theirs"], level, strain == "NT", doubled, False))
+    if CONTRA in legal and theirs is not None:
+        level, strain = theirs[1], theirs[2]
+        priced[CONTRA] = each(lambda r: value(r["theirs"], level, strain == "NT", 1, False))
+    for action in legal:
+        if action.verb != "bid" or action.capot or action.word not in strains:
+            continue
+        strain, level = str(action.word), action.number or 0
+        if level > 16:
+            continue
+        priced[action] = each(_ours(value, strain, level))
+    return priced or None
+
+
+def _ours(
+    value: Callable[[tuple[int, ...], int, bool, int, bool], float], strain: str, level: int
+) -> Callable[[dict[str, tuple[int, ...]]], float]:
+    """One world's value of declaring ``level strain`` ourselves."""
+    return lambda row: value(row[strain], level, strain == "NT", 0, True)
+
+
+BIDDERS["blot"] = blot_bid
