@@ -219,6 +219,14 @@ def resolve_input(text: str, legal: Sequence[Action], state_game: str) -> Action
         matches = [a for a in legal if str(a).lower().endswith(" " + low) or str(a).lower() == low]
         if len(matches) == 1:
             return matches[0]
+        # a bare card ("10h", "as") or number ("3"): the engine reads only
+        # full notation, shorthand is the terminal's; an illegal one is then
+        # refused by the rules with their reason
+        for verb in ("play", "bid"):
+            try:
+                return game.parse_action(f"{verb} {low}")
+            except EngineError:
+                continue
         raise first_error
 
 

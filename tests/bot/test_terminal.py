@@ -93,3 +93,13 @@ def test_watch_mode_plays_every_game_to_the_end(name, tmp_path):
     result = run_cli(["play", name, "--seed", "2", "--watch", *small], "", tmp_path=tmp_path)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr
     assert "Final result" in result.stdout
+
+
+def test_shorthand_cards_and_numbers_are_read_by_the_terminal():
+    from bot.terminal import resolve_input
+    from engine import get_game
+
+    state = get_game("callbreak").new_match(seed=1)
+    assert str(resolve_input("3", state.legal_actions(), "callbreak")) == "bid 3"
+    assert str(resolve_input("10h", [], "callbreak")) == "play TH"
+    assert str(resolve_input(" as ", [], "callbreak")) == "play AS"
