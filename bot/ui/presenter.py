@@ -49,6 +49,7 @@ log = logging.getLogger(__name__)
 #: transient errors (5xx) retried before telling the players
 MAX_RETRIES = 3
 RETRY_SECONDS = 2.0
+#: a note on the table message, by table status (an ended table) or update kind
 NOTES = {
     "resumed": "♻️ The bot restarted: this table was resumed.",
     "abandoned": "This table was abandoned.",
@@ -166,9 +167,7 @@ class Presenter:
                 "view": items.lobby_view(info),
                 "attachments": [],
             }
-        note = NOTES.get(update.kind, "")
-        if info.status == "abandoned":
-            note = NOTES["abandoned"]
+        note = NOTES.get(info.status) or NOTES.get(update.kind, "")
         embed = render.table_embed(info, update.view, note=note)
         png = await asyncio.to_thread(picture, info, update)
         embed.set_image(url="attachment://table.png")
