@@ -17,6 +17,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from bot import ops
 from engine import GAMES
 
 PROG = "python -m bot"
@@ -148,6 +149,7 @@ def build_parser() -> tuple[CliParser, CliParser]:
     sub = parser.add_subparsers(dest="command", parser_class=CliParser)
     play = _play_parser(sub)
     sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)")
+    ops.register(sub)  # backup, restore, migrate-data, doctor (bot/ops.py)
     return parser, play
 
 
@@ -163,6 +165,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("(See .env.example to run the Discord bot.)\n")
             args = parser.parse_args(["play", "callbreak"])
             command = "play"
+    if command in ops.COMMANDS:
+        return ops.main(args)
     if command == "run":
         from bot.run import run_bot
 

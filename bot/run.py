@@ -13,6 +13,7 @@ import asyncio
 import logging
 import sys
 
+from bot.logs import set_up_handler
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -28,7 +29,7 @@ def _clip(text: object) -> str:
     return flat if len(flat) <= MAX_ERROR else flat[: MAX_ERROR - 1] + "…"
 
 
-def configure_logging(level_name: str) -> None:
+def configure_logging(level_name: str, log_format: str = "text") -> None:
     """One handler on the root logger (stderr); the library loggers
     propagate to it and have none of their own, so nothing prints twice."""
     level = logging.getLevelName(str(level_name).upper())
@@ -37,7 +38,7 @@ def configure_logging(level_name: str) -> None:
     root = logging.getLogger()
     if not root.handlers:
         handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        set_up_handler(handler, log_format)  # table=<id> on lines about a table; text or JSON
         root.addHandler(handler)
     root.setLevel(level)
     for name in ("discord", "aiohttp"):
@@ -74,7 +75,7 @@ def failure_line(exc: BaseException) -> str | None:
 
 def run_bot() -> int:
     settings = Settings()
-    configure_logging(settings.log_level)
+    configure_logging(settings.log_level, settings.log_format)
     if not settings.has_token:
         print(
             "No DISCORD_TOKEN is set. Copy .env.example to .env and put your bot token in it,\n"

@@ -18,6 +18,8 @@ class Settings(BaseSettings):
     database_url: str = DEFAULT_DATABASE_URL
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    #: "text" (default) or "json": one JSON object per log line (bot/logs.py)
+    log_format: str = "text"
     #: seconds between two edits of one table message (rate limits)
     edit_interval: float = 1.0
     #: AI worker processes (None: the number of cores minus one, at least 1; 0: in-process)

@@ -1,0 +1,364 @@
+"""Operating a server's bot: ``backup``, ``restore``, ``migrate-data``, ``doctor``.
+
+python -m bot backup FILE [--force]            # SQLite: an online copy; PostgreSQL: pg_dump advice
+python -m bot restore FILE [--force]           # SQLite only, into DATABASE_URL's file
+python -m bot migrate-data --from URL --to URL [--force] [--batch N]
+python -m bot doctor [--quick]                 # one line per check; exit 0 when all pass
+
+Each command works on ``DATABASE_URL`` (from the environment or ``.env``)
+unless ``--db-url`` says otherwise.  Every refusal is one line on stderr
+with exit code 2; nothing is changed before a refusal.
+
+Backups use SQLite's online backup API (``sqlite3.Connection.backup``): a
+consistent copy of the database as one committed state, the write-ahead log
+included, taken while the bot runs (readers never block the writer in WAL
+mode).  The copy is written next to FILE and renamed into place, so FILE is
+never half-written, and is left in the ordinary rollback-journal mode: one
+self-contained file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sqlite3
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+#: the subcommands this module runs
+COMMANDS = frozenset({"backup", "restore", "migrate-data", "doctor"})
+#: the tables of the store, parents before children (foreign keys)
+TABLES = ("guild_settings", "user_settings", "tables", "seats", "actions", "results", "ratings")
+SQLITE_MAGIC = b"SQLite format 3\x00"
+VERSION_TABLE = "alembic_version"
+
+
+class Refusal(Exception):
+    """A command refuses: one line on stderr, exit code 2, nothing changed."""
+
+
+# -- the command line ------------------------------------------------------------------
+def register(sub: Any) -> None:
+    """Add the subcommands to ``python -m bot``'s subparsers."""
+    url_help = "database URL (default: DATABASE_URL from the environment or .env)"
+    backup = sub.add_parser("backup", help="back up the database (SQLite) or show how (PostgreSQL)")
+    backup.add_argument("file", help="the backup file to write")
+    backup.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    backup.add_argument("--db-url", default=None, help=url_help)
+
+    restore = sub.add_parser("restore", help="restore a SQLite backup (stop the bot first)")
+    restore.add_argument("file", help="a backup made by `python -m bot backup`")
+    restore.add_argument("--force", action="store_true", help="replace an existing database")
+    restore.add_argument("--db-url", default=None, help=url_help)
+
+    migrate = sub.add_parser(
+        "migrate-data", help="copy every row from one database to another (same schema)"
+    )
+    migrate.add_argument("--from", dest="source", required=True, metavar="URL")
+    migrate.add_argument("--to", dest="target", required=True, metavar="URL")
+    migrate.add_argument(
+        "--force", action="store_true", help="empty a target that already holds rows first"
+    )
+    migrate.add_argument("--batch", type=int, default=1000, help="rows per insert (default 1000)")
+
+    doctor = sub.add_parser("doctor", help="check the token, database, fonts and AI settings")
+    doctor.add_argument(
+        "--quick", action="store_true", help="token and database only (container health checks)"
+    )
+    doctor.add_argument("--db-url", default=None, help=url_help)
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run one of ``COMMANDS``; a ``Refusal`` is one line and exit code 2."""
+    try:
+        if args.command == "backup":
+            return backup(database_url(args.db_url), Path(args.file), force=args.force)
+        if args.command == "restore":
+            return restore(database_url(args.db_url), Path(args.file), force=args.force)
+        if args.command == "migrate-data":
+            from bot.ops_migrate import migrate_data
+
+            return migrate_data(args.source, args.target, force=args.force, batch=args.batch)
+        from bot.ops_doctor import doctor
+
+        return doctor(args.db_url, quick=args.quick)
+    except Refusal as exc:
+        print(one_line(f"python -m bot {args.command}: {exc}"), file=sys.stderr)
+        return 2
+
+
+def one_line(text: object, limit: int = 400) -> str:
+    flat = " ".join("".join(c if c.isprintable() else " " for c in str(text)).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def database_url(given: str | None) -> str:
+    """``given``, or the configured DATABASE_URL (a bad setting is a refusal)."""
+    if given:
+        return given
+    from pydantic import ValidationError
+
+    from bot.settings import Settings
+
+    try:
+        return Settings().database_url
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']).upper()}: {e['msg']}" for e in exc.errors()
+        )
+        raise Refusal(f"the settings are not valid ({problems}): fix .env") from None
+
+
+# -- schema versions -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Revisions:
+    """The migrations this code knows, oldest first."""
+
+    order: tuple[str, ...]
+
+    @property
+    def head(self) -> str:
+        return self.order[-1]
+
+    def known(self, version: str | None) -> bool:
+        return version in self.order
+
+    def compare(self, version: str | None) -> str:
+        """Where ``version`` stands: "current", "older" (migrations bring it to head) or "unknown"
+        (a newer Card Table, or not Card Table at all)."""
+        if version == self.head:
+            return "current"
+        return "older" if version in self.order else "unknown"
+
+
+def revisions() -> Revisions:
+    from alembic.script import ScriptDirectory
+
+    from bot.db.schema import alembic_config
+
+    script = ScriptDirectory.from_config(alembic_config("sqlite://"))
+    order = tuple(reversed([r.revision for r in script.walk_revisions()]))
+    return Revisions(order)
+
+
+def sqlite_version(conn: sqlite3.Connection) -> str | None:
+    """The migration a SQLite database is at; None when it has none."""
+    names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if VERSION_TABLE not in names:
+        return None
+    row = conn.execute(f"SELECT version_num FROM {VERSION_TABLE}").fetchone()
+    return str(row[0]) if row else None
+
+
+def sqlite_counts(conn: sqlite3.Connection) -> dict[str, int]:
+    names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    return {
+        t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES if t in names
+    }
+
+
+def counts_text(counts: dict[str, int]) -> str:
+    return ", ".join(f"{name} {count}" for name, count in counts.items())
+
+
+def _sqlite_path(url: str, what: str) -> Path:
+    from sqlalchemy.exc import ArgumentError
+
+    from bot.db.schema import sqlite_file
+    from bot.db.session import is_sqlite
+
+    try:
+        sqlite = is_sqlite(url)
+    except ArgumentError:
+        raise Refusal(f"{what} is not a database URL: {url!r}") from None
+    path = sqlite_file(url) if sqlite else None
+    if path is None:
+        raise Refusal(f"{what} is not a SQLite file (an in-memory database cannot be copied)")
+    return Path(path)
+
+
+def _check_card_table(conn: sqlite3.Connection, path: Path, known: Revisions) -> str:
+    """The schema version of a SQLite Card Table database, or a refusal."""
+    try:
+        check = [r[0] for r in conn.execute("PRAGMA quick_check")]
+        version = sqlite_version(conn)
+    except sqlite3.DatabaseError as exc:
+        raise Refusal(f"{path} is not a readable SQLite database ({exc})") from None
+    if check != ["ok"]:
+        raise Refusal(f"{path} is damaged (quick_check: {'; '.join(check[:3])})")
+    if version is None:
+        raise Refusal(f"{path} is not a Card Table database (no schema version in it)")
+    if not known.known(version):
+        raise Refusal(
+            f"{path} is at schema version {version!r}, which this Card Table does not know "
+            f"(newest known: {known.head}): use the Card Table version that wrote it"
+        )
+    return version
+
+
+def _looks_like_sqlite(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
+    except OSError:
+        return False
+
+
+# -- backup --------------------------------------------------------------------------------
+def backup(url: str, file: Path, *, force: bool = False) -> int:
+    from bot.db.session import is_sqlite
+
+    try:
+        sqlite = is_sqlite(url)
+    except Exception:
+        raise Refusal(f"DATABASE_URL is not a database URL: {url!r}") from None
+    if not sqlite:
+        print(postgres_backup_advice(url, file))
+        return 0
+    source = _sqlite_path(url, "DATABASE_URL")
+    if not source.is_file():
+        raise Refusal(f"there is no database at {source} (DATABASE_URL): nothing to back up")
+    if file.exists() and not force:
+        raise Refusal(f"{file} exists: add --force to replace it, or choose another file")
+    if file.exists() and file.resolve() == source.resolve():
+        raise Refusal(f"{file} is the database itself: choose another file")
+    if not file.parent.is_dir():
+        raise Refusal(f"the folder {file.parent} does not exist")
+    known = revisions()
+    partial = file.with_name(file.name + ".partial")
+    src = sqlite3.connect(source, timeout=5)
+    try:
+        version = _check_card_table(src, source, known)
+        partial.unlink(missing_ok=True)
+        dst = sqlite3.connect(partial)
+        try:
+            src.backup(dst)  # one step: one consistent snapshot, WAL included
+            dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+            check = [r[0] for r in dst.execute("PRAGMA quick_check")]
+            counts = sqlite_counts(dst)
+        finally:
+            dst.close()
+    except sqlite3.Error as exc:
+        partial.unlink(missing_ok=True)
+        raise Refusal(f"the backup of {source} failed: {exc}") from None
+    finally:
+        src.close()
+    if check != ["ok"]:
+        partial.unlink(missing_ok=True)
+        raise Refusal(f"the copy failed its check ({'; '.join(check[:3])}): nothing written")
+    os.replace(partial, file)
+    print(f"Backed up {source} to {file} (schema {version}; {counts_text(counts)}).")
+    return 0
+
+
+def postgres_backup_advice(url: str, file: Path) -> str:
+    """The pg_dump (and pg_restore) commands for a PostgreSQL URL, without
+    its password."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    parts = ["pg_dump", "--format=custom", f"--file={file}"]
+    if parsed.host:
+        parts += ["--host", parsed.host]
+    if parsed.port:
+        parts += ["--port", str(parsed.port)]
+    if parsed.username:
+        parts += ["--username", parsed.username]
+    parts.append(parsed.database or "postgres")
+    dump = shlex.join(parts)
+    restore = shlex.join(
+        ["pg_restore", "--clean", "--if-exists", "--no-owner"]
+        + [p for p in parts[3:-1]]
+        + ["--dbname", parsed.database or "postgres", str(file)]
+    )
+    password = (
+        "The password in DATABASE_URL is not shown: give it in PGPASSWORD or ~/.pgpass."
+        if parsed.password
+        else "Give the password, if any, in PGPASSWORD or ~/.pgpass."
+    )
+    return (
+        "DATABASE_URL is PostgreSQL: back it up with PostgreSQL's own pg_dump (it is safe "
+        "while the bot runs):\n"
+        f"  {dump}\n"
+        f"{password}\n"
+        f"To restore it (with the bot stopped):\n  {restore}\n"
+        "Nothing was done."
+    )
+
+
+# -- restore -------------------------------------------------------------------------------
+def restore(url: str, file: Path, *, force: bool = False) -> int:
+    from bot.db.session import is_sqlite
+
+    try:
+        sqlite = is_sqlite(url)
+    except Exception:
+        raise Refusal(f"DATABASE_URL is not a database URL: {url!r}") from None
+    if not sqlite:
+        raise Refusal(
+            "restore handles SQLite only: restore a PostgreSQL dump with pg_restore "
+            "(`python -m bot backup FILE` shows the command)"
+        )
+    target = _sqlite_path(url, "DATABASE_URL")
+    if not file.is_file():
+        raise Refusal(f"there is no backup file {file}")
+    if not _looks_like_sqlite(file):
+        raise Refusal(f"{file} is not a SQLite database, so not a Card Table backup")
+    known = revisions()
+    src = sqlite3.connect(f"file:{file.resolve()}?mode=ro", uri=True)
+    try:
+        version = _check_card_table(src, file, known)
+        if target.exists():
+            if target.resolve() == file.resolve():
+                raise Refusal(f"{file} is the database itself: nothing to restore")
+            if not force:
+                raise Refusal(
+                    f"{target} exists: add --force to replace it with {file} "
+                    "(stop the bot first; back the database up if unsure)"
+                )
+            _refuse_if_in_use(target)
+        elif not target.parent.is_dir():
+            raise Refusal(f"the folder {target.parent} does not exist")
+        partial = target.with_name(target.name + ".restoring")
+        partial.unlink(missing_ok=True)
+        dst = sqlite3.connect(partial)
+        try:
+            src.backup(dst)
+            dst.execute("PRAGMA journal_mode=DELETE")
+            counts = sqlite_counts(dst)
+        finally:
+            dst.close()
+    finally:
+        src.close()
+    for stale in (Path(f"{target}-wal"), Path(f"{target}-shm"), Path(f"{target}-journal")):
+        stale.unlink(missing_ok=True)
+    os.replace(partial, target)
+    later = (
+        ""
+        if known.compare(version) == "current"
+        else f" The bot migrates it from {version} to {known.head} when it starts."
+    )
+    print(f"Restored {file} into {target} (schema {version}; {counts_text(counts)}).{later}")
+    return 0
+
+
+def _refuse_if_in_use(target: Path) -> None:
+    """Refuse when another connection (a running bot) holds ``target``:
+    leaving WAL mode needs every other connection closed, so it fails at
+    once with "database is locked" while the bot has the file open.  A
+    file that is not a database at all may be replaced (``--force``)."""
+    conn = sqlite3.connect(target, timeout=0)
+    try:
+        conn.execute("PRAGMA journal_mode=DELETE").fetchall()
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise Refusal(
+                f"{target} is in use (is the bot running?): stop the bot, then restore"
+            ) from None
+    except sqlite3.DatabaseError:
+        pass  # not a database: replaced as asked
+    finally:
+        conn.close()

@@ -1,0 +1,258 @@
+"""``python -m bot doctor``: is this installation ready to run?
+
+One line per check, ``OK`` or ``FAIL`` and what to do; exit code 0 only when
+every check passes.  Nothing here touches the network: the token's *format*
+is checked (Discord alone can say whether it is valid, at start), never
+printed.  ``--quick`` (the container health check) checks the settings, the
+token and the database only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.ops import Revisions, one_line, revisions
+
+#: a bot token: base64url(the bot's user id) . base64url(timestamp) . HMAC
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{17,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
+DB_TIMEOUT = 10.0
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool
+    text: str
+
+    def line(self) -> str:
+        return one_line(f"{'OK  ' if self.ok else 'FAIL'} {self.name}: {self.text}", 300)
+
+
+def doctor(db_url: str | None = None, *, quick: bool = False) -> int:
+    checks = run_checks(db_url, quick=quick)
+    for check in checks:
+        print(check.line(), flush=True)
+    return 0 if all(c.ok for c in checks) else 1
+
+
+def run_checks(db_url: str | None = None, *, quick: bool = False) -> list[Check]:
+    from pydantic import ValidationError
+
+    from bot.settings import Settings
+
+    try:
+        settings = Settings()
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']).upper()}: {e['msg']}" for e in exc.errors()
+        )
+        return [Check("settings", False, f"{problems} (fix it in .env or the environment)")]
+    token = settings.discord_token.get_secret_value() if settings.discord_token else ""
+    checks = [check_token(token), check_database(db_url or settings.database_url)]
+    if not quick:
+        checks += [
+            check_fonts(),
+            check_ai_workers(settings.ai_workers),
+            check_log_format(getattr(settings, "log_format", "text")),
+        ]
+    return checks
+
+
+# -- the token -------------------------------------------------------------------------
+def check_token(token: str) -> Check:
+    """The token's shape, never the token itself."""
+    name = "token"
+    if not token:
+        return Check(
+            name,
+            False,
+            "DISCORD_TOKEN is not set: copy the bot's token (Developer Portal → your "
+            "application → Bot → Reset Token) into .env",
+        )
+    if token != token.strip() or token[:1] in "\"'":
+        return Check(name, False, "DISCORD_TOKEN has spaces or quotes around it: remove them")
+    if token.lower().startswith("bot "):
+        return Check(name, False, "DISCORD_TOKEN starts with 'Bot ': give the token alone")
+    if not TOKEN_SHAPE.fullmatch(token):
+        return Check(
+            name,
+            False,
+            f"DISCORD_TOKEN ({len(token)} characters) does not look like a bot token (three "
+            "base64url parts joined by dots): copy it again from the Developer Portal "
+            "(an application id or client secret is not the token)",
+        )
+    first = token.split(".", 1)[0]
+    try:
+        user_id = base64.urlsafe_b64decode(first + "=" * (-len(first) % 4)).decode("ascii")
+    except (binascii.Error, UnicodeDecodeError):
+        user_id = ""
+    if not user_id.isdecimal():
+        return Check(
+            name,
+            False,
+            "DISCORD_TOKEN's first part does not name a bot user: copy the token again "
+            "from the Developer Portal",
+        )
+    return Check(name, True, f"looks like a bot token (bot user {user_id}; Discord checks it)")
+
+
+# -- the database ----------------------------------------------------------------------
+def check_database(url: str) -> Check:
+    from sqlalchemy.engine import make_url
+
+    try:
+        parsed = make_url(url)
+    except Exception:
+        return Check("database", False, "DATABASE_URL is not a database URL: see .env.example")
+    shown = parsed.render_as_string(hide_password=True)
+    backend = parsed.get_backend_name()
+    if backend not in ("sqlite", "postgresql"):
+        return Check("database", False, f"{shown}: use sqlite+aiosqlite or postgresql+asyncpg")
+    known = revisions()
+    if backend == "sqlite":
+        path = parsed.database
+        if path and path != ":memory:" and not path.startswith("file:"):
+            file = Path(path)
+            folder = file.resolve().parent
+            if not file.exists():
+                if not folder.is_dir() or not os.access(folder, os.W_OK):
+                    return Check(
+                        "database",
+                        False,
+                        f"{shown}: the folder {folder} is missing or not writable: create it "
+                        "or give the bot's user write access",
+                    )
+                return Check("database", True, f"{shown}: not created yet (made at first start)")
+            if not os.access(file, os.R_OK | os.W_OK) or not os.access(folder, os.W_OK):
+                return Check(
+                    "database",
+                    False,
+                    f"{shown}: the bot's user cannot write {file} or its folder "
+                    "(SQLite writes -wal and -shm files next to it): fix the owner",
+                )
+    try:
+        version, tables = asyncio.run(asyncio.wait_for(_read_version(url), DB_TIMEOUT))
+    except Exception as exc:
+        reason = one_line(exc, 160) or type(exc).__name__
+        return Check(
+            "database",
+            False,
+            f"cannot connect to {shown} ({reason}): check DATABASE_URL and that the server runs",
+        )
+    return _version_check(shown, version, tables, known)
+
+
+async def _read_version(url: str) -> tuple[str | None, int]:
+    from bot.db.session import make_engine
+    from bot.ops_migrate import _version
+
+    engine = make_engine(url)
+    try:
+        async with engine.connect() as conn:
+            version, counts = await conn.run_sync(_version)
+            return version, counts.get("tables", 0)
+    finally:
+        await engine.dispose()
+
+
+def _version_check(shown: str, version: str | None, tables: int, known: Revisions) -> Check:
+    state = known.compare(version)
+    if version is None:
+        return Check("database", True, f"{shown}: empty (the schema is made at first start)")
+    if state == "current":
+        return Check("database", True, f"{shown}: schema {version} (current), {tables} tables")
+    if state == "older":
+        return Check(
+            "database",
+            True,
+            f"{shown}: schema {version}, the code is at {known.head}: migrated at the next start "
+            "(back it up first: python -m bot backup FILE)",
+        )
+    return Check(
+        "database",
+        False,
+        f"{shown}: schema {version!r} is unknown to this Card Table (newest {known.head}): "
+        "it was written by a newer version; upgrade the code",
+    )
+
+
+# -- fonts -----------------------------------------------------------------------------
+def check_fonts(loader: Callable[[str, int], Any] | None = None) -> Check:
+    """Every font the table picture needs is present and loads in Pillow."""
+    from PIL import ImageFont
+
+    from bot.ui.picture_fonts import FACES, FONT_DIR
+
+    load = loader or (lambda path, size: ImageFont.truetype(path, size))
+    wanted: dict[str, int] = {}
+    for face in FACES:
+        for file in (face.regular, face.bold):
+            wanted[file] = face.strike or 16
+    for path in sorted(FONT_DIR.glob("*.ttf")):
+        wanted.setdefault(path.name, 16)
+    missing = [f for f in wanted if not (FONT_DIR / f).is_file()]
+    if missing:
+        return Check(
+            "fonts",
+            False,
+            f"missing in {FONT_DIR}: {', '.join(missing)}: reinstall Card Table (pip install .)",
+        )
+    broken = []
+    for file, size in wanted.items():
+        try:
+            load(str(FONT_DIR / file), size)
+        except Exception as exc:
+            broken.append(f"{file} ({one_line(exc, 60)})")
+    if broken:
+        return Check(
+            "fonts",
+            False,
+            f"Pillow cannot load {', '.join(broken)}: reinstall Card Table and Pillow",
+        )
+    return Check("fonts", True, f"{len(wanted)} fonts load from {FONT_DIR}")
+
+
+# -- AI workers and logs -----------------------------------------------------------------
+def cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def check_ai_workers(workers: int | None, available: int | None = None) -> Check:
+    have = available or cores()
+    if workers is None:
+        n = max(1, have - 1)
+        plural = "es" if n != 1 else ""
+        return Check(
+            "AI workers", True, f"AI_WORKERS not set: {n} worker process{plural} ({have} cores)"
+        )
+    if workers == 0:
+        return Check(
+            "AI workers",
+            True,
+            "AI_WORKERS=0: hard seats think in the bot's process (fine for small servers)",
+        )
+    if workers > have:
+        return Check(
+            "AI workers",
+            False,
+            f"AI_WORKERS={workers} but only {have} cores are available: set AI_WORKERS to "
+            f"{max(1, have - 1)} or less (or leave it unset)",
+        )
+    return Check("AI workers", True, f"AI_WORKERS={workers} of {have} cores")
+
+
+def check_log_format(value: str) -> Check:
+    if str(value).strip().lower() in ("text", "json"):
+        return Check("logs", True, f"LOG_FORMAT={str(value).strip().lower()}")
+    return Check("logs", False, f"LOG_FORMAT={one_line(value, 20)!r}: use text or json")
