@@ -538,9 +538,7 @@ class Resumer:
         try:
             info = await self.service.get_table(table_id, self.actor)
         except TableNotFound:
-            try:
-                await self.service.get_table(table_id)
-            except TableNotFound:
+            if await self.service.store.table(table_id) is None:
                 raise CliError(f"there is no table {table_id} in {self.db_name}") from None
             raise CliError(
                 f"table {table_id} is not a terminal game (it belongs to Discord)"
