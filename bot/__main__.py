@@ -4,6 +4,7 @@ python -m bot                      # DISCORD_TOKEN set: run the bot; else play C
 python -m bot run                  # the Discord bot (needs DISCORD_TOKEN)
 python -m bot play <game> [--seed N] [--seat K] [--watch] [--players N] [--set key=value]
 python -m bot play --resume [N]    # go on with an interrupted terminal game
+python -m bot rules <game>         # print a game's rule book
 
 Every refusal of the command line is one line on stderr with exit code 2
 (argparse's usage block is left to ``--help``).
@@ -149,6 +150,9 @@ def build_parser() -> tuple[CliParser, CliParser]:
     sub = parser.add_subparsers(dest="command", parser_class=CliParser)
     play = _play_parser(sub)
     sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)")
+    from bot.rulebook import add_parser as add_rules_parser
+
+    add_rules_parser(sub)  # python -m bot rules <game> (bot/rulebook)
     ops.register(sub)  # backup, restore, migrate-data, doctor (bot/ops.py)
     return parser, play
 
@@ -157,6 +161,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser, play = build_parser()
     args = parser.parse_args(argv)
     command = args.command
+    if command == "rules":
+        from bot.rulebook import cli_rules
+
+        return cli_rules(args)
     if command is None:
         if _has_token():
             command = "run"
