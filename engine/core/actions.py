@@ -71,6 +71,10 @@ class Action:
     word: str | None = None
     capot: bool = False
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Action:
+        """Immutable: copies of a state share it (``MatchState.clone``)."""
+        return self
+
     def __post_init__(self) -> None:
         cards = self.cards
         if len(cards) > 1 and all(type(c) is Card for c in cards):

@@ -50,6 +50,10 @@ class Card(NamedTuple):
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Card:
+        """Immutable: a copy of a state shares its cards (``MatchState.clone``)."""
+        return self
+
     @property
     def is_joker(self) -> bool:
         return self.suit == JOKER_SUIT

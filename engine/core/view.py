@@ -34,6 +34,10 @@ class DealRecord:
     scores: tuple[int, ...]
     details: Mapping[str, Any] = field(default_factory=dict)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> DealRecord:
+        """Immutable: copies of a state share it (``MatchState.clone``)."""
+        return self
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Observation:
