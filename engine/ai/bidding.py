@@ -330,3 +330,104 @@ def _ours(
 
 
 BIDDERS["blot"] = blot_bid
+
+
+# -- Eşli Batak --------------------------------------------------------------------------------
+def batak_bid(
+    view: Observation, legal: Sequence[Action], rng: random.Random, deadline: float
+) -> Priced | None:
+    """Eşli Batak's auction and trump choice by simulation.  Naming trump:
+    the two suits this hand is best in are played out with this seat
+    declaring at the contract.  In
+    the auction: the lowest legal bid is priced in this hand's best suit,
+    ``pass`` by the opponent's
+    standing bid played in the suit its sampled hand would name.  Passing
+    while the partner holds the bid is left to the heuristic."""
+    from engine.ai.heuristics.batak import DECK, PARTNER_DEFAULT, best_trump, hand_tricks
+    from engine.core.actions import PASS
+    from engine.games.batak.scoring import score_deal
+
+    assert view.seat is not None
+    seat, partner = view.seat, (view.seat + 2) % 4
+    game = get_game("batak")
+    naming = any(a.verb == "trump" for a in legal)
+    high = next(
+        ((s, int(t.split()[1])) for s, t in reversed(view.auction) if t.startswith("bid")), None
+    )
+    if not naming and high is not None and high[0] == partner:
+        return None
+    unseen = sorted(set(DECK) - set(view.hand), key=lambda c: (c.suit, c.rank))
+    first_bidder = int(view.extra.get("first_bidder", 0))
+    bids = [(s, int(t.split()[1])) for s, t in view.auction if t.startswith("bid")]
+
+    def misfit(hands: dict[int, list[Card]]) -> float:
+        return sum(
+            max(0.0, level - 0.5 - best_trump(hands[s])[1] - PARTNER_DEFAULT)
+            for s, level in bids
+            if s != seat
+        )
+
+    def tricks(hands: dict[int, list[Card]], trump: str, declarer: int, level: int) -> int:
+        """The declaring team's tricks in one play-out."""
+        state: Any = game.position(
+            hands={s: [str(c) for c in h] for s, h in hands.items()},
+            to_act=declarer,
+            trump=trump,
+            declarer=declarer,
+            contract=level,
+            first_bidder=first_bidder,
+        )
+        dummy = set(hands[(declarer + 2) % 4])
+        rollout = TrickRollout("batak", DECK, dummy, {s: set() for s in range(4)}, _no_leads(4))
+        if not rollout.run(state, deadline):
+            raise TimeoutError
+        record = state.history[-1]
+        return sum(record.tricks_won[s] for s in (declarer % 2, declarer % 2 + 2))
+
+    def diff(level: int, declarer: int, won: int) -> float:
+        points = score_deal(level, declarer % 2, won)
+        return float(points[seat % 2] - points[1 - seat % 2])
+
+    if naming:
+        level = int(str(view.contract or "8").split()[0])
+        named = sorted((str(a.word) for a in legal), key=lambda s: -hand_tricks(view.hand, s))
+        suits = named[:2]
+    else:
+        level = min((a.number or 0) for a in legal if a.verb == "bid")
+        suits = [best_trump(view.hand)[0]]
+    rows: list[dict[str, float]] = []
+    try:
+        while len(rows) < MAX_WORLDS and time.perf_counter() < deadline:
+            best: dict[int, list[Card]] | None = None
+            fit = float("inf")
+            for _ in range(4):
+                dealt = {**_others(view, unseen, rng, 13), seat: list(view.hand)}
+                f = misfit(dealt)
+                if f < fit:
+                    best, fit = dealt, f
+            assert best is not None
+            row = {s: diff(level, seat, tricks(best, s, seat, level)) for s in suits}
+            if not naming and high is not None and PASS in legal:
+                theirs = best_trump(best[high[0]])[0]
+                row["pass"] = diff(high[1], high[0], tricks(best, theirs, high[0], high[1]))
+            rows.append(row)
+    except TimeoutError:
+        pass
+    if len(rows) < MIN_BLOT_WORLDS:
+        return None
+    priced: Priced = {}
+    if naming:
+        for action in legal:
+            if action.word in suits:
+                priced[action] = [r[str(action.word)] for r in rows]
+        return priced
+    suit = max(suits, key=lambda s: sum(r[s] for r in rows))
+    for action in legal:
+        if action.verb == "bid" and action.number == level:
+            priced[action] = [r[suit] for r in rows]
+        elif action == PASS:
+            priced[action] = [r["pass"] for r in rows] if "pass" in rows[0] else [0.0] * len(rows)
+    return priced
+
+
+BIDDERS["batak"] = batak_bid

@@ -31,3 +31,14 @@ def test_blot_auction_by_simulation_is_legal():
         agent = get_agent("search", game="blot", seed=seed, budget_ms=400)
         legal = state.legal_actions()
         assert agent.act(state.view(state.decider), legal) in legal
+
+
+def test_batak_auction_and_trump_by_simulation_are_legal():
+    batak = get_game("batak")
+    state = batak.new_match(seed=3)
+    heuristic = get_agent("heuristic", game="batak", seed=0)
+    while state.phase.value in ("auction", "trump"):
+        agent = get_agent("search", game="batak", seed=1, budget_ms=300)
+        legal = state.legal_actions()
+        assert agent.act(state.view(state.decider), legal) in legal
+        state.apply(heuristic.act(state.view(state.decider), legal))
