@@ -6,6 +6,7 @@ repository (a fresh clone is complete)."""
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,13 @@ def test_the_index_links_every_rule_book():
         assert f"(../../bot/rulebook/{game}.md)" in index
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "docs/rules/" in readme
+
+
+def test_the_rule_books_ship_with_the_package():
+    """An installed bot (a wheel) carries the books: they are package data of
+    ``bot.rulebook`` and read through importlib.resources, never from a path
+    relative to a checkout."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "*.md" in config["tool"]["setuptools"]["package-data"]["bot.rulebook"]
+    source = (ROOT / "bot" / "rulebook" / "__init__.py").read_text(encoding="utf-8")
+    assert "resources.files(__name__)" in source and "__file__" not in source
