@@ -1,0 +1,28 @@
+# Card Table: the Discord bot in a small image.
+#   docker build -t card-table .
+#   docker run -d --name card-table --env-file .env -v cardtable-data:/data card-table
+# The SQLite database lives on the /data volume; set DATABASE_URL to use PostgreSQL
+# instead (see compose.yaml and docs/hosting.md).
+
+FROM python:3.11-slim AS build
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY bot ./bot
+COPY engine ./engine
+COPY migrations ./migrations
+RUN pip install --no-cache-dir --prefix=/install .
+
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    DATABASE_URL=sqlite+aiosqlite:////data/cardtable.db
+RUN useradd --system --uid 10001 --user-group --home-dir /app --shell /usr/sbin/nologin cardtable \
+    && mkdir -p /app /data \
+    && chown cardtable:cardtable /app /data
+COPY --from=build /install /usr/local
+WORKDIR /app
+USER cardtable
+VOLUME ["/data"]
+HEALTHCHECK --interval=60s --timeout=20s --start-period=30s --retries=3 \
+    CMD ["python", "-m", "bot", "doctor", "--quick"]
+CMD ["python", "-m", "bot", "run"]
