@@ -1,4 +1,4 @@
-"""Backalley: see ``rules.py`` and rules/backalley.md."""
+"""Backalley: see ``rules.py`` and bot/rulebook/backalley.md."""
 
 from engine.games.backalley.rules import BACKALLEY, BackalleyState, BackalleyVariant, JokerRanking
 from engine.games.backalley.scoring import deal_sizes, peak, score_backalley, score_bid

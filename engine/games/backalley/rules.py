@@ -1,4 +1,4 @@
-"""Backalley (rules/backalley.md): Oh Hell with jokers for 2 to 8 players,
+"""Backalley (bot/rulebook/backalley.md): Oh Hell with jokers for 2 to 8 players,
 up and down the river, with the whole-hand "backalley" bid.
 
 Jokers (``RJ`` > ``BJ``) belong to the trump suit for every rule; with

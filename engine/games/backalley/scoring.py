@@ -1,4 +1,4 @@
-"""Backalley scoring and the deal sequence (rules/backalley.md).
+"""Backalley scoring and the deal sequence (bot/rulebook/backalley.md).
 
 Normal bid ``b`` with ``t`` tricks: ``3b + (t - b)`` if ``t >= b`` else
 ``-3b`` (a bid of 0 scores +1 a trick and is never negative).  Backalley on

@@ -1,4 +1,4 @@
-"""Eşli Batak (rules/batak.md): partnership Batak with a forced opening, a
+"""Eşli Batak (bot/rulebook/batak.md): partnership Batak with a forced opening, a
 declarer who names trump, and the declarer's partner laid face up as the
 dummy.  Only what is special to Batak lives here; the trick machinery and
 the follow filters are shared (``engine.core``).

@@ -1,4 +1,4 @@
-"""Eşli Batak deal scoring and the end of the match (rules/batak.md,
+"""Eşli Batak deal scoring and the end of the match (bot/rulebook/batak.md,
 "Scoring (per deal)" and "End").
 
 With ``T`` the declaring team's tricks and ``O = 13 - T``: declarers score

@@ -1,4 +1,4 @@
-"""Bazar Blot: see ``rules.py`` and rules/blot.md."""
+"""Bazar Blot: see ``rules.py`` and bot/rulebook/blot.md."""
 
 from engine.games.blot.cards import BLOT_RANKING, card_points
 from engine.games.blot.declarations import Declaration, award, best_split

@@ -1,4 +1,4 @@
-"""The Bazar Blot auction, the "bazar" (rules/blot.md "Auction").
+"""The Bazar Blot auction, the "bazar" (bot/rulebook/blot.md "Auction").
 
 Numeric seniority (NT does not beat a suit at the same level), passes that
 do not bind, four consecutive passes to close, sticky capot bids (>= 25),

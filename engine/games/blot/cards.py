@@ -1,4 +1,4 @@
-"""Bazar Blot card orders and points (rules/blot.md "Card order and points").
+"""Bazar Blot card orders and points (bot/rulebook/blot.md "Card order and points").
 
 Strength comes from the explicit order tables, never from point values:
 plain 9 > 8 > 7 although all three score 0.

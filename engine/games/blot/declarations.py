@@ -1,4 +1,4 @@
-"""Bazar Blot declarations (rules/blot.md "Declarations").
+"""Bazar Blot declarations (bot/rulebook/blot.md "Declarations").
 
 Runs in natural order in one suit (3 = tierce 20, 4 = fifty 50, 5+ =
 hundred 100) and four of a kind (suit contract: J 200, 9 140, A 110,

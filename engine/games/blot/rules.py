@@ -1,4 +1,4 @@
-"""Bazar Blot (rules/blot.md): the Armenian partnership game of 32 cards,
+"""Bazar Blot (bot/rulebook/blot.md): the Armenian partnership game of 32 cards,
 with the bazar auction, declarations, belote, contra and capot.
 
 Rulings where the rule book is silent (see also ``declarations.py`` and

@@ -1,4 +1,4 @@
-"""Bazar Blot scoring (rules/blot.md "Scoring" and "Match").
+"""Bazar Blot scoring (bot/rulebook/blot.md "Scoring" and "Match").
 
 ``round6(x) = (x + 4) // 10``: a remainder of 6 or more rounds up.
 Multiplier M: suit 1, contra 2, recontra 4; NT 2, then the

@@ -1,4 +1,4 @@
-"""Callbreak: see ``rules.py`` and rules/callbreak.md."""
+"""Callbreak: see ``rules.py`` and bot/rulebook/callbreak.md."""
 
 from engine.games.callbreak.rules import CALLBREAK, CallbreakState, CallbreakVariant
 from engine.games.callbreak.scoring import format_tenths, score_bid, score_deal

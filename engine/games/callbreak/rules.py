@@ -1,4 +1,4 @@
-"""Callbreak (rules/callbreak.md): four players, spades always trump, bid
+"""Callbreak (bot/rulebook/callbreak.md): four players, spades always trump, bid
 then play with compulsory heading and trumping.
 
 Position facts (``CALLBREAK.position``): ``hands``, ``trick``, ``to_act``,

@@ -1,4 +1,4 @@
-"""Callbreak deal scoring (rules/callbreak.md "Scoring"), in integer tenths.
+"""Callbreak deal scoring (bot/rulebook/callbreak.md "Scoring"), in integer tenths.
 
 Made (tricks >= bid): ``bid + 0.1 x (tricks - bid)``; failed: ``-bid``.
 Scores are integer tenths (3.2 is 32), so sums never drift.

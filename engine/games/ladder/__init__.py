@@ -1,4 +1,4 @@
-"""Ladder: see ``rules.py`` and rules/ladder.md."""
+"""Ladder: see ``rules.py`` and bot/rulebook/ladder.md."""
 
 from engine.games.ladder.requirement import ANY, MAX9, Requirement, after_play
 from engine.games.ladder.rules import LADDER, LadderState, LadderVariant

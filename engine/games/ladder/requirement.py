@@ -1,5 +1,5 @@
 """Ladder values, action ranks and the requirement set by the last play
-(rules/ladder.md "Values" and "What may be played")."""
+(bot/rulebook/ladder.md "Values" and "What may be played")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Ladder (rules/ladder.md): the partnership climbing game with action cards.
+"""Ladder (bot/rulebook/ladder.md): the partnership climbing game with action cards.
 
 Each player has a hand, three shown table cards and three hidden ones
 (unknown to everyone, the owner included, until played).  A play is one or
