@@ -83,7 +83,11 @@ def _others(
 
 # -- Callbreak ---------------------------------------------------------------------------------
 def callbreak_bid(
-    view: Observation, legal: Sequence[Action], rng: random.Random, deadline: float
+    view: Observation,
+    legal: Sequence[Action],
+    rng: random.Random,
+    deadline: float,
+    max_worlds: int = MAX_WORLDS,
 ) -> Priced | None:
     from engine.ai.heuristics.callbreak import DECK, estimate_tricks
     from engine.games.callbreak.scoring import score_bid
@@ -122,13 +126,17 @@ def callbreak_bid(
         )
 
     rollout = TrickRollout("callbreak", DECK, set(), {s: set() for s in range(4)}, _no_leads(4))
-    tricks = simulate(view, rng, deadline, world, rollout)
+    tricks = simulate(view, rng, deadline, world, rollout, max_worlds)
     return price_bids(legal, tricks, lambda a, t: score_bid(a.number or 1, t))
 
 
 # -- Backalley ---------------------------------------------------------------------------------
 def backalley_bid(
-    view: Observation, legal: Sequence[Action], rng: random.Random, deadline: float
+    view: Observation,
+    legal: Sequence[Action],
+    rng: random.Random,
+    deadline: float,
+    max_worlds: int = MAX_WORLDS,
 ) -> Priced | None:
     from engine.ai.heuristics.backalley import estimate_tricks
     from engine.games.backalley.scoring import score_backalley, score_bid
@@ -174,7 +182,7 @@ def backalley_bid(
 
     public = set(view.extra.get("set_aside", ())) | ({view.turned} if view.turned else set())
     rollout = TrickRollout("backalley", deck, public, {s: set() for s in range(n)}, _no_leads(n))
-    tricks = simulate(view, rng, deadline, world, rollout)
+    tricks = simulate(view, rng, deadline, world, rollout, max_worlds)
     return price_bids(legal, tricks, score)
 
 
@@ -183,7 +191,7 @@ def _no_leads(n: int) -> dict[int, set[str]]:
 
 
 BIDDERS: dict[
-    str, Callable[[Observation, Sequence[Action], random.Random, float], Priced | None]
+    str, Callable[[Observation, Sequence[Action], random.Random, float, int], Priced | None]
 ] = {
     "callbreak": callbreak_bid,
     "backalley": backalley_bid,
@@ -192,7 +200,11 @@ BIDDERS: dict[
 
 # -- Bazar Blot --------------------------------------------------------------------------------
 def blot_bid(
-    view: Observation, legal: Sequence[Action], rng: random.Random, deadline: float
+    view: Observation,
+    legal: Sequence[Action],
+    rng: random.Random,
+    deadline: float,
+    max_worlds: int = MAX_WORLDS,
 ) -> Priced | None:
     """The bazar by simulation: each world is played out once per contract
     that matters -- every strain with this seat declaring, and the
@@ -280,7 +292,7 @@ def blot_bid(
         )
     results: list[dict[str, tuple[int, ...]]] = []
     try:
-        while len(results) < MAX_WORLDS and time.perf_counter() < deadline:
+        while len(results) < max_worlds and time.perf_counter() < deadline:
             best: dict[int, list[Card]] | None = None
             fit = float("inf")
             for _ in range(4):
@@ -334,7 +346,11 @@ BIDDERS["blot"] = blot_bid
 
 # -- Eşli Batak --------------------------------------------------------------------------------
 def batak_bid(
-    view: Observation, legal: Sequence[Action], rng: random.Random, deadline: float
+    view: Observation,
+    legal: Sequence[Action],
+    rng: random.Random,
+    deadline: float,
+    max_worlds: int = MAX_WORLDS,
 ) -> Priced | None:
     """Eşli Batak's auction and trump choice by simulation.  Naming trump:
     the two suits this hand is best in are played out with this seat
@@ -397,7 +413,7 @@ def batak_bid(
         suits = [best_trump(view.hand)[0]]
     rows: list[dict[str, float]] = []
     try:
-        while len(rows) < MAX_WORLDS and time.perf_counter() < deadline:
+        while len(rows) < max_worlds and time.perf_counter() < deadline:
             best: dict[int, list[Card]] | None = None
             fit = float("inf")
             for _ in range(4):

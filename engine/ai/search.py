@@ -46,7 +46,7 @@ from engine.errors import EngineError
 
 WorldBuilder = Callable[[Observation, random.Random], MatchState]
 Bidder = Callable[
-    [Observation, Sequence[Action], random.Random, float], dict[Action, list[float]] | None
+    [Observation, Sequence[Action], random.Random, float, int], dict[Action, list[float]] | None
 ]
 
 
@@ -74,9 +74,14 @@ class SearchGame:
     resolution: float = 1.0
     #: where the world stands before the search (deals scored so far), for ``value``
     mark: Callable[[MatchState], int] = lambda state: len(getattr(state, "history", []))
+    #: exact end-game value (``engine.ai.solver``): (state after the
+    #: candidate, deciding seat, deadline) -> what the seat's side takes;
+    #: used instead of a rollout once a world has ``endgame_cards`` or fewer
+    endgame: Callable[[MatchState, int, float], float] | None = None
+    endgame_cards: int = 0
     #: bidding by simulation (``engine.ai.bidding``): (view, legal bids, rng,
-    #: deadline) -> each candidate's value per simulated deal, or None to
-    #: leave the bid to the heuristic
+    #: deadline, most worlds) -> each candidate's value per simulated deal,
+    #: or None to leave the bid to the heuristic
     bidder: Bidder | None = None
 
 
@@ -161,6 +166,10 @@ class Evidence:
         return all(len(set(row)) == 1 for row in rows)
 
 
+def _cards_left(state: MatchState) -> int:
+    return sum(len(h) for h in getattr(state, "hands", ())) or 10**6
+
+
 class SearchAgent(BaseAgent):
     """PIMC within ``budget_ms``; see the module docstring."""
 
@@ -198,7 +207,7 @@ class SearchAgent(BaseAgent):
         if any(a.verb not in self.spec.verbs for a in legal):
             own = self.fallback.act(view, legal)
             if self.spec.bidder is not None and not any(a.verb in self.spec.verbs for a in legal):
-                priced = self.spec.bidder(view, legal, self.rng, deadline)
+                priced = self.spec.bidder(view, legal, self.rng, deadline, self.max_worlds)
                 if priced:
                     evidence = Evidence(list(priced), dict(priced))
                     return self._done(
@@ -263,6 +272,12 @@ class SearchAgent(BaseAgent):
                 # legal at the table but not in a world built with default
                 # settings (the view does not carry the variant): play it anyway
                 sim._apply(action)
+            if self.spec.endgame is not None and _cards_left(sim) <= self.spec.endgame_cards:
+                try:
+                    row[action] = self.spec.endgame(sim, view.decider, deadline)
+                except TimeoutError:
+                    return None
+                continue
             if not rollouts.run(sim, deadline):
                 return None
             row[action] = self.spec.value(sim, view.decider, mark)

@@ -22,6 +22,7 @@ from engine.ai.knowledge import (
 from engine.ai.rollout import TrickRollout, public_cards, suits_led
 from engine.ai.sampling import deal_unseen
 from engine.ai.search import SearchGame, WorldBuilder, deal_value, register_search
+from engine.ai.solver import Solver
 from engine.core.actions import Action
 from engine.core.cards import Card, standard_deck
 from engine.core.game import MatchState
@@ -288,7 +289,9 @@ def trick_rollouts(game: str) -> Callable[[Observation], TrickRollout]:
     return rollouts
 
 
-def register_trick_game(game: str, world: WorldBuilder, resolution: float) -> None:
+def register_trick_game(
+    game: str, world: WorldBuilder, resolution: float, endgame_cards: int = 0
+) -> None:
     register_search(
         game,
         SearchGame(
@@ -298,6 +301,8 @@ def register_trick_game(game: str, world: WorldBuilder, resolution: float) -> No
             value=deal_value,
             resolution=resolution,
             bidder=BIDDERS.get(game),
+            endgame=Solver.endgame(game) if endgame_cards else None,
+            endgame_cards=endgame_cards,
         ),
     )
 
@@ -306,5 +311,6 @@ def register_trick_game(game: str, world: WorldBuilder, resolution: float) -> No
 # quarter of a Batak or Backalley point
 register_trick_game("callbreak", callbreak_world, 1.0)
 register_trick_game("backalley", backalley_world, 0.25)
-register_trick_game("batak", batak_world, 0.25)
-register_trick_game("blot", blot_world, 1.0)
+# partnership games: the last two tricks are solved exactly in every world
+register_trick_game("batak", batak_world, 0.25, endgame_cards=8)
+register_trick_game("blot", blot_world, 1.0, endgame_cards=8)
