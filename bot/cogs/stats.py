@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot import rulebook
 from bot.cogs.common import game_autocomplete
 from bot.ui import render
+from bot.ui.actors import actor_of
 from bot.ui.text import fmt_score
 from engine import EngineError, get_game
 from engine.errors import quote
@@ -136,6 +137,15 @@ class Stats(commands.Cog):
             lines.append(f"{get_game(game).title}: {r.won}/{r.played} won, rating {r.rating:.1f}")
         await interaction.response.send_message(render.clip("\n".join(lines)), ephemeral=True)
 
+    async def _phase(self, interaction: discord.Interaction[Any], game: str) -> str:
+        """The phase of the caller's newest running table of ``game`` here ("" if none)."""
+        actor = actor_of(interaction)
+        for info in await self.bot.service.tables_for_user(actor):
+            if info.game == game and info.status == "playing":
+                _, view = await self.bot.service.public_view(info.id, actor)
+                return view.phase if view is not None else ""
+        return ""
+
     @app_commands.command(
         name="rules", description="A game's rule book and the settings in force here"
     )
@@ -161,7 +171,7 @@ class Stats(commands.Cog):
                 return
             pages = [found]
         else:
-            pages = rulebook.sections(spec.name)
+            pages = rulebook.for_phase(spec.name, await self._phase(interaction, spec.name))
         values = await self.bot.service.get_settings(interaction.guild_id, spec.name)
         await interaction.response.send_message(
             render.settings_text(spec.name, values),

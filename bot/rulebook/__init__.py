@@ -96,6 +96,24 @@ def section(game: str, wanted: str) -> Section | None:
     return None
 
 
+#: the words of the section titles that explain each phase of play
+PHASE_WORDS = {
+    "auction": ("bazar", "auction", "bidding"),
+    "bidding": ("bidding",),
+    "trump": ("bidding", "dummy"),
+    "play": ("play", "what may be played"),
+}
+
+
+def for_phase(game: str, phase: str) -> list[Section]:
+    """Every section, the one that explains ``phase`` first (a player at a
+    running table asking for the rules is most likely stuck right there)."""
+    every = sections(game)
+    words = PHASE_WORDS.get(phase, ())
+    first = next((s for s in every if any(w in s.title.lower() for w in words)), None)
+    return every if first is None else [first, *(s for s in every if s is not first)]
+
+
 def _cell(raw: str) -> str:
     cell = raw.strip()
     if len(cell) > 1 and cell[0] == cell[-1] == "`" and cell.count("`") == 2:

@@ -139,3 +139,13 @@ async def test_an_unknown_section_names_the_sections(fake, bot):
     text = text_of(reply)
     assert text.startswith("⚠️ The Ladder rule book has no section 'Strategy'; try: Overview")
     assert "Settings" in text
+
+
+async def test_a_seated_player_gets_the_section_for_the_phase_first(fake, bot):
+    from tests.bot.discord.harness import start_game
+
+    await start_game(bot, fake, (MEMBER,), game="callbreak")  # bidding comes first
+    reply = await rules(bot, fake, "callbreak")
+    assert embeds_of(reply)[0]["title"].endswith("Bidding")
+    outsider = await rules(bot, fake, "callbreak", user=MOD)  # not seated: from the top
+    assert not embeds_of(outsider)[0]["title"].endswith("Bidding")
