@@ -28,6 +28,7 @@ from typing import Any
 
 from engine.ai.rollout import TrickRollout
 from engine.ai.sampling import deal_unseen
+from engine.ai.search import Evidence
 from engine.core.actions import BACKALLEY, Action
 from engine.core.cards import Card, standard_deck
 from engine.core.game import MatchState
@@ -48,8 +49,11 @@ def simulate(
     world: Callable[[Observation, random.Random], MatchState],
     rollout: TrickRollout,
     max_worlds: int = MAX_WORLDS,
+    enough: Callable[[list[int]], bool] | None = None,
 ) -> list[int]:
-    """The seat's tricks in each simulated deal finished before ``deadline``."""
+    """The seat's tricks in each simulated deal finished before ``deadline``,
+    stopping early once ``enough`` says the bid is decided (checked every
+    four deals from ``MIN_WORLDS`` on)."""
     assert view.seat is not None
     tricks: list[int] = []
     while len(tricks) < max_worlds and time.perf_counter() < deadline:
@@ -58,11 +62,27 @@ def simulate(
         if not rollout.run(state, deadline):
             break
         tricks.append(state.history[before].tricks_won[view.seat])
+        n = len(tricks)
+        if enough is not None and n >= MIN_WORLDS and n % 4 == 0 and enough(tricks):
+            break
     return tricks
 
 
 #: action -> its value in each simulated world (the same worlds for all)
 Priced = dict[Action, list[float]]
+
+
+def clear(priced: Priced | None, resolution: float, z: float = 2.5) -> bool:
+    """The simulation has said enough: as in play (``search.Evidence``), one
+    candidate is significantly better than every other, or what is left to
+    tell apart is below ``resolution``."""
+    if not priced or len(priced) == 1:
+        return bool(priced)
+    evidence = Evidence(list(priced), priced)
+    if evidence.all_equal():
+        return True
+    evidence.prune(z)
+    return len(evidence.candidates) == 1 or evidence.settled(z, resolution)
 
 
 def price_bids(
@@ -126,8 +146,20 @@ def callbreak_bid(
         )
 
     rollout = TrickRollout("callbreak", DECK, set(), {s: set() for s in range(4)}, _no_leads(4))
-    tricks = simulate(view, rng, deadline, world, rollout, max_worlds)
-    return price_bids(legal, tricks, lambda a, t: score_bid(a.number or 1, t))
+
+    def score(action: Action, t: int) -> float:
+        return score_bid(action.number or 1, t)
+
+    tricks = simulate(
+        view,
+        rng,
+        deadline,
+        world,
+        rollout,
+        max_worlds,
+        lambda ts: clear(price_bids(legal, ts, score), resolution=1.0),
+    )
+    return price_bids(legal, tricks, score)
 
 
 # -- Backalley ---------------------------------------------------------------------------------
@@ -182,7 +214,15 @@ def backalley_bid(
 
     public = set(view.extra.get("set_aside", ())) | ({view.turned} if view.turned else set())
     rollout = TrickRollout("backalley", deck, public, {s: set() for s in range(n)}, _no_leads(n))
-    tricks = simulate(view, rng, deadline, world, rollout, max_worlds)
+    tricks = simulate(
+        view,
+        rng,
+        deadline,
+        world,
+        rollout,
+        max_worlds,
+        lambda ts: clear(price_bids(legal, ts, score), resolution=0.25),
+    )
     return price_bids(legal, tricks, score)
 
 
@@ -290,6 +330,33 @@ def blot_bid(
             words[2],
             "contra" in view.extra.get("standing_bid", ""),
         )
+
+    def each(f: Callable[[dict[str, tuple[int, ...]]], float]) -> list[float]:
+        return [f(r) for r in results]
+
+    def price() -> Priced:
+        priced: Priced = {}
+        if PASS in legal:
+            if theirs is None:
+                priced[PASS] = [0.0] * len(results)
+            else:
+                level, strain = theirs[1], theirs[2]
+                doubled = 1 if theirs[3] else 0
+                priced[PASS] = each(
+                    lambda r: value(r["theirs"], level, strain == "NT", doubled, False)
+                )
+        if CONTRA in legal and theirs is not None:
+            level, strain = theirs[1], theirs[2]
+            priced[CONTRA] = each(lambda r: value(r["theirs"], level, strain == "NT", 1, False))
+        for action in legal:
+            if action.verb != "bid" or action.capot or action.word not in strains:
+                continue
+            strain, level = str(action.word), action.number or 0
+            if level > 16:
+                continue
+            priced[action] = each(_ours(value, strain, level))
+        return priced
+
     results: list[dict[str, tuple[int, ...]]] = []
     try:
         while len(results) < max_worlds and time.perf_counter() < deadline:
@@ -305,33 +372,14 @@ def blot_bid(
             if theirs is not None:
                 row["theirs"] = play(best, theirs[2], theirs[0])
             results.append(row)
+            n = len(results)
+            if n >= MIN_BLOT_WORLDS and n % 2 == 0 and clear(price(), resolution=1.0):
+                break
     except TimeoutError:
         pass
     if len(results) < MIN_BLOT_WORLDS:
         return None
-
-    def each(f: Callable[[dict[str, tuple[int, ...]]], float]) -> list[float]:
-        return [f(r) for r in results]
-
-    priced: Priced = {}
-    if PASS in legal:
-        if theirs is None:
-            priced[PASS] = [0.0] * len(results)
-        else:
-            level, strain = theirs[1], theirs[2]
-            doubled = 1 if theirs[3] else 0
-            priced[PASS] = each(lambda r: value(r["theirs"], level, strain == "NT", doubled, False))
-    if CONTRA in legal and theirs is not None:
-        level, strain = theirs[1], theirs[2]
-        priced[CONTRA] = each(lambda r: value(r["theirs"], level, strain == "NT", 1, False))
-    for action in legal:
-        if action.verb != "bid" or action.capot or action.word not in strains:
-            continue
-        strain, level = str(action.word), action.number or 0
-        if level > 16:
-            continue
-        priced[action] = each(_ours(value, strain, level))
-    return priced or None
+    return price() or None
 
 
 def _ours(
@@ -411,6 +459,22 @@ def batak_bid(
     else:
         level = min((a.number or 0) for a in legal if a.verb == "bid")
         suits = [best_trump(view.hand)[0]]
+
+    def price() -> Priced:
+        priced: Priced = {}
+        if naming:
+            for action in legal:
+                if action.word in suits:
+                    priced[action] = [r[str(action.word)] for r in rows]
+            return priced
+        suit = max(suits, key=lambda s: sum(r[s] for r in rows))
+        for action in legal:
+            if action.verb == "bid" and action.number == level:
+                priced[action] = [r[suit] for r in rows]
+            elif action == PASS:
+                priced[action] = [r.get("pass", 0.0) for r in rows]
+        return priced
+
     rows: list[dict[str, float]] = []
     try:
         while len(rows) < max_worlds and time.perf_counter() < deadline:
@@ -427,23 +491,14 @@ def batak_bid(
                 theirs = best_trump(best[high[0]])[0]
                 row["pass"] = diff(high[1], high[0], tricks(best, theirs, high[0], high[1]))
             rows.append(row)
+            n = len(rows)
+            if n >= MIN_BLOT_WORLDS and n % 2 == 0 and clear(price(), resolution=0.25):
+                break
     except TimeoutError:
         pass
     if len(rows) < MIN_BLOT_WORLDS:
         return None
-    priced: Priced = {}
-    if naming:
-        for action in legal:
-            if action.word in suits:
-                priced[action] = [r[str(action.word)] for r in rows]
-        return priced
-    suit = max(suits, key=lambda s: sum(r[s] for r in rows))
-    for action in legal:
-        if action.verb == "bid" and action.number == level:
-            priced[action] = [r[suit] for r in rows]
-        elif action == PASS:
-            priced[action] = [r["pass"] for r in rows] if "pass" in rows[0] else [0.0] * len(rows)
-    return priced
+    return price() or None
 
 
 BIDDERS["batak"] = batak_bid
