@@ -1,4 +1,8 @@
-"""The search agent's time follows the decision (engine/ai/search.py)."""
+"""The search agent's time follows the decision (engine/ai/search.py).
+
+Behaviour, not wall-clock thresholds (speed is measured in bench/ai_speed.py):
+how the agent decided, how many worlds it sampled, and -- with a fake clock
+that advances at every reading -- that it stops at its budget."""
 
 from __future__ import annotations
 
@@ -25,7 +29,7 @@ def test_one_legal_card_is_instant():
     agent = get_agent("search", game="callbreak", seed=1, budget_ms=60_000)
     action, ms = timed(agent, state)
     assert str(action) == "play 2H"
-    assert agent.last["how"] == "only_action" and ms < 50
+    assert agent.last["how"] == "only_action"
 
 
 def test_equivalent_cards_are_instant():
@@ -34,7 +38,7 @@ def test_equivalent_cards_are_instant():
     agent = get_agent("search", game="callbreak", seed=1, budget_ms=60_000)
     action, ms = timed(agent, state)
     assert str(action) in ("play QH", "play JH")
-    assert agent.last["how"] == "all_equivalent" and ms < 50
+    assert agent.last["how"] == "all_equivalent"
 
 
 def test_equivalence_classes_need_touching_cards_and_equal_points():
@@ -60,17 +64,28 @@ def test_a_clear_best_card_stops_the_search_early():
     action, ms = timed(agent, state)
     assert str(action) == "play 4S"
     assert agent.last["how"] == "searched"
-    assert agent.last["worlds"] < 50 and ms < 5_000
+    assert agent.last["worlds"] < 50
 
 
-def test_budget_is_never_exceeded_even_early_in_a_deal():
+def test_budget_is_never_exceeded_even_early_in_a_deal(monkeypatch):
+    import engine.ai.search as search
+
+    now = [0.0]
+
+    def fake_clock() -> float:  # every reading of the clock costs 20 microseconds
+        now[0] += 0.00002
+        return now[0]
+
+    monkeypatch.setattr(search.time, "perf_counter", fake_clock)
     state = CB.new_match(seed=11, variant=CB.variant(rounds=1))
     for bid in ("bid 3", "bid 3", "bid 3", "bid 3"):
         state.apply(bid)
     agent = get_agent("search", game="callbreak", seed=2, budget_ms=150, min_worlds=10**6)
-    _, ms = timed(agent, state)
-    assert agent.last["ms"] <= 150
-    assert ms <= 150 + 30  # scheduler jitter on a shared machine
+    agent.act(state.view(state.decider), state.legal_actions())
+    assert agent.last["how"] == "searched"
+    assert agent.last["worlds"] > 0
+    # it searched until the budget (less its safety margin) and no further
+    assert 100 < agent.last["ms"] <= 150
 
 
 def test_same_seed_and_same_worlds_same_choice():
