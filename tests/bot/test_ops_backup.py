@@ -43,7 +43,8 @@ async def play_until_human(store_url: str) -> tuple[int, int]:
     await service.start(dispatch_deadlines=False)
     try:
         me = Actor.local()
-        info = await service.create_table(me, game="callbreak", options={"rounds": "1"})
+        # seed 1: seat 2 bids first, so the AI seats move before the local player
+        info = await service.create_table(me, game="callbreak", options={"rounds": "1"}, seed=1)
         for _ in range(3):
             await service.add_ai(info.id, me, "easy")
         await service.start_table(info.id, me)
