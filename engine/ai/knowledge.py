@@ -100,16 +100,6 @@ def note_play(
     voids[seat].add(trump)
 
 
-def is_master(
-    card: Card, unseen: set[Card], ranking: Ranking = STANDARD, trump: str | None = None
-) -> bool:
-    """No unseen card of the same suit is stronger (it wins if the suit is followed)."""
-    suit = ranking.suit_of(card, trump)
-    strength = ranking.trump_power if suit == trump else ranking.plain_power
-    mine = strength(card)
-    return not any(ranking.suit_of(c, trump) == suit and strength(c) > mine for c in unseen)
-
-
 def touching(
     low: Card,
     high: Card,

@@ -227,11 +227,6 @@ def table_from_view(view: Observation, ctx: PlayContext) -> Table:
     )
 
 
-def choose_card(view: Observation, cards: list[Card], ctx: PlayContext) -> Card:
-    """The card to play among the legal ``cards``."""
-    return decide(view, cards, ctx).card
-
-
 def decide(view: Observation, cards: list[Card], ctx: PlayContext) -> Choice:
     """The card to play and the rule that chose it."""
     if len(cards) == 1:
