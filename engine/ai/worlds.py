@@ -9,6 +9,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from engine.ai import auctions as _auctions  # noqa: F401  (registers the auction bidders)
 from engine.ai.bidding import BIDDERS
 from engine.ai.heuristics.trickplay import CONTEXTS, PlayContext
 from engine.ai.knowledge import (
