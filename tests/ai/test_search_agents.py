@@ -159,3 +159,18 @@ def test_honest_agents_never_receive_the_full_state():
         for name in agent_names(game):
             # only the paper's baseline openly sees every hand (and says so)
             assert get_agent(name, game=game, seed=0).sees_all == (name == "paper-minimax")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_search_depends_only_on_the_view(game):
+    """Two tables that look the same from the seat (the unseen cards dealt
+    differently, ``shuffled_unseen``) get the same decision."""
+    for i, state in enumerate(decisions(game, seed=13, count=2, every=4)):
+        seat = state.decider
+        other = state.shuffled_unseen(seat, random.Random(i))
+        assert other.view(seat) == state.view(seat)
+        picks = []
+        for s in (state, other):
+            agent = get_agent("search", game=game, seed=3, budget_ms=60_000, max_worlds=3)
+            picks.append(agent.act(s.view(seat), s.legal_actions()))
+        assert picks[0] == picks[1]
