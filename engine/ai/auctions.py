@@ -22,6 +22,7 @@ from engine.ai.bidding import (
     MAX_WORLDS,
     MIN_BLOT_WORLDS,
     Priced,
+    best_explained,
     clear,
     deal_others,
     no_leads,
@@ -155,14 +156,9 @@ def blot_bid(
     results: list[dict[str, tuple[int, ...]]] = []
     try:
         while len(results) < max_worlds and time.perf_counter() < deadline:
-            best: dict[int, list[Card]] | None = None
-            fit = float("inf")
-            for _ in range(4):
-                dealt = {**deal_others(view, unseen, rng, 8), seat: list(view.hand)}
-                f = misfit(dealt)
-                if f < fit:
-                    best, fit = dealt, f
-            assert best is not None
+            best = best_explained(
+                lambda: {**deal_others(view, unseen, rng, 8), seat: list(view.hand)}, misfit
+            )
             row = {s: play(best, s, seat) for s in strains}
             if theirs is not None:
                 row["theirs"] = play(best, theirs[2], theirs[0])
@@ -273,14 +269,9 @@ def batak_bid(
     rows: list[dict[str, float]] = []
     try:
         while len(rows) < max_worlds and time.perf_counter() < deadline:
-            best: dict[int, list[Card]] | None = None
-            fit = float("inf")
-            for _ in range(4):
-                dealt = {**deal_others(view, unseen, rng, 13), seat: list(view.hand)}
-                f = misfit(dealt)
-                if f < fit:
-                    best, fit = dealt, f
-            assert best is not None
+            best = best_explained(
+                lambda: {**deal_others(view, unseen, rng, 13), seat: list(view.hand)}, misfit
+            )
             row = {s: diff(level, seat, tricks(best, s, seat, level)) for s in suits}
             if not naming and high is not None and PASS in legal:
                 theirs = best_trump(best[high[0]])[0]

@@ -96,6 +96,16 @@ def price_bids(
     return {a: [float(score(a, t)) for t in tricks] for a in legal}
 
 
+def best_explained(
+    sample: Callable[[], dict[int, list[Card]]],
+    misfit: Callable[[dict[int, list[Card]]], float],
+    tries: int = 4,
+) -> dict[int, list[Card]]:
+    """Of ``tries`` sampled deals, the one the evidence (bids, the auction)
+    explains best: the least ``misfit``; the first of equals."""
+    return min((sample() for _ in range(tries)), key=misfit)
+
+
 def deal_others(
     view: Observation, cards: list[Card], rng: random.Random, size: int
 ) -> dict[int, list[Card]]:
@@ -124,18 +134,15 @@ def callbreak_bid(
 
     def world(v: Observation, r: random.Random) -> MatchState:
         unseen = sorted(set(DECK) - set(v.hand), key=lambda c: (c.suit, c.rank))
-        best: dict[int, list[Card]] | None = None
-        misfit = float("inf")
-        for _ in range(4):
-            hands = deal_others(v, unseen, r, len(v.hand))
-            fit = sum(
+        best = best_explained(
+            lambda: deal_others(v, unseen, r, len(v.hand)),
+            lambda hands: sum(
                 (estimate_tricks(h) - b) ** 2
                 for s, h in hands.items()
                 if (b := v.bids[s]) is not None
-            )
-            if fit < misfit:
-                best, misfit = hands, fit
-        assert best is not None and v.seat is not None
+            ),
+        )
+        assert v.seat is not None
         hands = {**best, v.seat: list(v.hand)}
         bids = {s: v.bids[s] or heuristic_bid(h) for s, h in hands.items()}
         dealer = v.dealer if v.dealer is not None else 3
