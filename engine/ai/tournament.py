@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.ai.base import get_agent, play_out
-from engine.core.spec import get_game
+from engine.core.game import Game, MatchState
+from engine.core.spec import Variant, get_game
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,31 @@ def estimate(values: Sequence[float]) -> Estimate:
     mean = statistics.fmean(values)
     sd = statistics.stdev(values) if n > 1 else 0.0
     return Estimate(mean, 1.96 * sd / math.sqrt(n) if n else 0.0, n)
+
+
+def _played(
+    game: Game,
+    variant: Variant,
+    seed: int,
+    hero: str,
+    villain: str,
+    hero_seat: int | None,
+    budget_ms: int,
+) -> MatchState:
+    """One match on ``seed``: ``hero`` in ``hero_seat`` (None: nowhere),
+    ``villain`` everywhere else, each agent seeded by the deal and its seat."""
+    state = game.new_match(seed=seed, variant=variant)
+    agents = [
+        get_agent(
+            hero if s == hero_seat else villain,
+            game=game.name,
+            seed=seed * 97 + s,
+            budget_ms=budget_ms,
+        )
+        for s in range(game.num_seats(variant))
+    ]
+    play_out(state, agents)
+    return state
 
 
 def rotated_match(
@@ -51,17 +77,7 @@ def rotated_match(
     for seed in seeds:
         n = game.num_seats(variant)
         for hero_seat in range(n):
-            state = game.new_match(seed=seed, variant=variant)
-            agents = [
-                get_agent(
-                    hero if s == hero_seat else villain,
-                    game=game.name,
-                    seed=seed * 97 + s,
-                    budget_ms=budget_ms,
-                )
-                for s in range(n)
-            ]
-            play_out(state, agents)
+            state = _played(game, variant, seed, hero, villain, hero_seat, budget_ms)
             hero_scores.append(state.scores[hero_seat] * score_scale)
             others = [state.scores[s] for s in range(n) if s != hero_seat]
             villain_scores.append(statistics.fmean(others) * score_scale)
@@ -88,18 +104,7 @@ def seat_swap_match(
     n = game.num_seats(variant)
 
     def play(seed: int, hero_seat: int | None) -> list[int]:
-        state = game.new_match(seed=seed, variant=variant)
-        agents = [
-            get_agent(
-                hero if s == hero_seat else villain,
-                game=game.name,
-                seed=seed * 97 + s,
-                budget_ms=budget_ms,
-            )
-            for s in range(n)
-        ]
-        play_out(state, agents)
-        return list(state.scores)
+        return list(_played(game, variant, seed, hero, villain, hero_seat, budget_ms).scores)
 
     diffs: list[float] = []
     for seed in seeds:
