@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, TypeGuard, cast
 
 from engine.core.cards import JOKER_SUIT, SUITS, Card, standard_deck
 from engine.errors import InvalidAction, quote
@@ -104,29 +104,6 @@ class Action:
         return parse_action(text)
 
 
-def play(*cards: Card) -> Action:
-    """A play action; several cards are put in canonical (suit, high-first) order."""
-    return Action("play", tuple(cards))
-
-
-def bid(number: int | None = None, word: str | None = None, capot: bool = False) -> Action:
-    return Action("bid", number=number, word=word, capot=capot)
-
-
-PASS = Action("pass")
-CONTRA = Action("contra")
-RECONTRA = Action("recontra")
-PICKUP = Action("pickup")
-
-
-def trump(suit: str) -> Action:
-    return Action("trump", word=suit)
-
-
-def hidden(index: int) -> Action:
-    return Action("hidden", number=index)
-
-
 # -- reading text ----------------------------------------------------------------
 def parse_action(text: str) -> Action:
     """Read canonical action text; see the module docstring for the grammar.
@@ -170,7 +147,7 @@ def parse_action(text: str) -> Action:
     if verb in _NO_ARGUMENT_VERBS:
         if args:
             raise InvalidAction(f"{quote(body)}: {verb!r} takes nothing after it", "extra_words")
-        return Action(verb)
+        return _BARE[verb]
     if verb == "trump":
         if len(args) != 1 or args[0].upper() not in SUITS:
             raise InvalidAction(f"{quote(body)}: name one suit, e.g. 'trump H'", "bad_trump")
@@ -293,3 +270,89 @@ def check_action(action: Any) -> Action:
     if problem is not None:
         raise InvalidAction(problem, "not_an_action")
     return cast(Action, action)
+
+
+# -- the shared action objects ---------------------------------------------------
+# Every action a legal-action list or ``parse_action`` hands out is one shared
+# object per value ("interned"): building a legal list costs a dict lookup per
+# card, ``apply`` recognises an action it handed out by identity (no field by
+# field check), and logs share the objects.  Only well-formed actions of a
+# bounded set are shared: single cards, plays of equal ranks (Ladder), bids,
+# trumps, hidden slots and the bare verbs -- at most a few thousand objects.
+_SHARED: dict[Action, Action] = {}
+_SHARED_IDS: set[int] = set()
+
+
+def _shared(action: Action) -> Action:
+    """The shared object equal to ``action`` when ``action`` is well-formed
+    (``action`` itself becomes it when it is the first of its value and may
+    be shared); a malformed ``action`` is returned as it is, never traded for
+    a well-formed look-alike (``bid(True)`` is not ``bid(1)``)."""
+    if action_problem(action) is not None:
+        return action
+    found = _SHARED.get(action)
+    if found is not None:
+        return found
+    if len({c.rank for c in action.cards}) <= 1:
+        _SHARED[action] = action
+        _SHARED_IDS.add(id(action))
+    return action
+
+
+def is_shared(action: object) -> TypeGuard[Action]:
+    """True for an action handed out by this module's constructors or by
+    ``parse_action``: well-formed by construction, so ``apply`` skips
+    ``check_action`` for it."""
+    return id(action) in _SHARED_IDS
+
+
+def shared_or_same(action: Action) -> Action:
+    """The shared object equal to a well-formed ``action`` if there is one,
+    else ``action``: what ``apply`` logs for an Action built by hand."""
+    try:
+        return _SHARED.get(action, action)
+    except TypeError:
+        return action
+
+
+def play(*cards: Card) -> Action:
+    """A play action; several cards are put in canonical (suit, high-first) order."""
+    if len(cards) == 1:
+        found = PLAY_OF.get(cards[0])
+        if found is not None and type(cards[0]) is Card:
+            return found
+    return _shared(Action("play", tuple(cards)))
+
+
+def bid(number: int | None = None, word: str | None = None, capot: bool = False) -> Action:
+    plain = (number is None or type(number) is int) and (word is None or type(word) is str)
+    if not (plain and type(capot) is bool):
+        return _shared(Action("bid", number=number, word=word, capot=capot))
+    key = (number, word, capot)
+    found = _BIDS.get(key)
+    if found is None:
+        found = _shared(Action("bid", number=number, word=word, capot=capot))
+        if is_shared(found):
+            _BIDS[key] = found
+    return found
+
+
+#: (number, word, capot) -> the shared bid, for the auctions' legal lists
+_BIDS: dict[tuple[Any, Any, Any], Action] = {}
+PASS = _shared(Action("pass"))
+CONTRA = _shared(Action("contra"))
+RECONTRA = _shared(Action("recontra"))
+PICKUP = _shared(Action("pickup"))
+_BARE = {a.verb: a for a in (PASS, CONTRA, RECONTRA, PICKUP)}
+#: card -> the shared ``play`` of that one card (the trick games' legal lists)
+PLAY_OF: dict[Card, Action] = {}
+for _card in _CARD_OF_TOKEN.values():
+    PLAY_OF[_card] = _shared(Action("play", (_card,)))
+
+
+def trump(suit: str) -> Action:
+    return _shared(Action("trump", word=suit))
+
+
+def hidden(index: int) -> Action:
+    return _shared(Action("hidden", number=index))

@@ -43,6 +43,9 @@ class Card(NamedTuple):
     suit: str
 
     def __str__(self) -> str:
+        text = CARD_TEXT.get(self)
+        if text is not None:
+            return text
         if self.suit == JOKER_SUIT:
             return "RJ" if self.rank == RED_JOKER_RANK else "BJ"
         return CHAR_OF_RANK[self.rank] + self.suit
@@ -81,6 +84,11 @@ for _s in SUITS:
         _PARSE_CACHE[_ch + _s] = Card(_r, _s)
     _PARSE_CACHE["10" + _s] = Card(10, _s)
 _VALID = frozenset(_PARSE_CACHE.values())
+#: card -> its notation (``AS``, ``TH``, ``RJ``): hot paths (events, action
+#: text) look it up instead of formatting it
+CARD_TEXT: dict[Card, str] = {
+    card: text for text, card in _PARSE_CACHE.items() if not text.startswith("10")
+}
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:
@@ -103,12 +111,19 @@ def standard_deck(min_rank: int = 2, jokers: bool = False) -> list[Card]:
     """A full deck in notation order (suits S H D C, ranks high to low).
 
     ``min_rank=7`` gives the 32-card Blot deck; ``jokers=True`` adds RJ and BJ
-    (Backalley's 54 cards).
+    (Backalley's 54 cards).  Built once per kind; each call returns a new list
+    (callers shuffle it).
     """
-    deck = [Card(r, s) for s in SUITS for r in range(14, min_rank - 1, -1)]
-    if jokers:
-        deck = [RED_JOKER, BLACK_JOKER, *deck]
-    return deck
+    deck = _DECKS.get((min_rank, jokers))
+    if deck is None:
+        cards = [Card(r, s) for s in SUITS for r in range(14, min_rank - 1, -1)]
+        deck = _DECKS[(min_rank, jokers)] = (
+            (RED_JOKER, BLACK_JOKER, *cards) if jokers else tuple(cards)
+        )
+    return list(deck)
+
+
+_DECKS: dict[tuple[int, bool], tuple[Card, ...]] = {}
 
 
 def sort_hand(cards: Iterable[Card], suit_order: Sequence[str] = SUITS) -> list[Card]:

@@ -9,14 +9,17 @@ explanation can never drift from the rule it explains.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from functools import cache
+from typing import NamedTuple
 
 from engine.core.cards import SUIT_NAMES, Card
 from engine.core.trick import STANDARD, Ranking, Trick
 
 
-@dataclass(frozen=True, slots=True)
-class Allowed:
+class Allowed(NamedTuple):
+    """The cards that may be played, and the rule (reason code and message)
+    when that is a restriction.  A named tuple: one is built per decision."""
+
     cards: list[Card]
     reason: str = "any_card"
     message: str = "any card may be played"
@@ -26,10 +29,37 @@ def suit_name(suit: str | None) -> str:
     return SUIT_NAMES.get(suit or "", str(suit))
 
 
+# the filters' messages, formatted once per suit
+@cache
+def _must_follow(led: str) -> str:
+    return f"you must follow suit ({suit_name(led)})"
+
+
+@cache
+def _must_beat(led: str) -> str:
+    return f"you must follow {suit_name(led)} with a card higher than the highest one in the trick"
+
+
+@cache
+def _must_trump(led: str, trump: str) -> str:
+    return f"you have no {suit_name(led)}, so you must play a trump ({suit_name(trump)})"
+
+
+@cache
+def _trump_not_broken(trump: str) -> str:
+    return (
+        f"trump ({suit_name(trump)}) may not be led until it is broken while you hold another suit"
+    )
+
+
+_MUST_OVERTRUMP = "the trick is ruffed: you must play a trump higher than the highest one in it"
+
+
 def of_suit(
     hand: Sequence[Card], suit: str, ranking: Ranking = STANDARD, trump: str | None = None
 ) -> list[Card]:
-    return [c for c in hand if ranking.suit_of(c, trump) == suit]
+    suits = ranking.tables(trump).suit
+    return [c for c in hand if suits[c] == suit]
 
 
 def stronger_than(
@@ -50,14 +80,10 @@ def lead_restricted(
     one (Batak "Leading"; Backalley's trump-lead rule)."""
     if trump is None or trump_broken:
         return Allowed(list(hand))
-    plain = [c for c in hand if not ranking.is_trump(c, trump)]
+    suits = ranking.tables(trump).suit
+    plain = [c for c in hand if suits[c] != trump]
     if plain and len(plain) < len(hand):
-        return Allowed(
-            plain,
-            "trump_not_broken",
-            f"trump ({suit_name(trump)}) may not be led until it is broken "
-            "while you hold another suit",
-        )
+        return Allowed(plain, "trump_not_broken", _trump_not_broken(trump))
     return Allowed(list(hand))
 
 
@@ -80,46 +106,34 @@ def compulsory_follow(
       (Batak: a trump is compulsory).
     - Void in the led suit and in trump: any card.
     """
-    led = trick.led_suit(ranking, trump)
-    if led is None:
+    plays = trick.plays
+    if not plays:
         return Allowed(list(hand))
-    same = of_suit(hand, led, ranking, trump)
-    ruffed = trick.is_ruffed(ranking, trump)
+    suits, strength = ranking.tables(trump)
+    led = suits[plays[0][1]]
+    ruffed = trump is not None and led != trump and any(suits[c] == trump for _, c in plays)
+    same = [c for c in hand if suits[c] == led]
     if same:
         if ruffed:
-            return Allowed(same, "must_follow_suit", f"you must follow suit ({suit_name(led)})")
-        higher = stronger_than(same, trick.highest_of(led, ranking, trump), led, ranking, trump)
+            return Allowed(same, "must_follow_suit", _must_follow(led))
+        best = max(strength[c] for _, c in plays if suits[c] == led)
+        higher = [c for c in same if strength[c] > best]
         if higher:
-            return Allowed(
-                higher,
-                "must_beat",
-                f"you must follow {suit_name(led)} with a card higher than "
-                "the highest one in the trick",
-            )
-        return Allowed(same, "must_follow_suit", f"you must follow suit ({suit_name(led)})")
-    trumps = of_suit(hand, trump, ranking, trump) if trump is not None else []
+            return Allowed(higher, "must_beat", _must_beat(led))
+        return Allowed(same, "must_follow_suit", _must_follow(led))
+    if trump is None:
+        return Allowed(list(hand))
+    trumps = [c for c in hand if suits[c] == trump]
     if not trumps:
         return Allowed(list(hand))
     if not ruffed:
-        return Allowed(
-            trumps,
-            "must_trump",
-            f"you have no {suit_name(led)}, so you must play a trump ({suit_name(trump)})",
-        )
-    assert trump is not None
-    over = stronger_than(trumps, trick.highest_of(trump, ranking, trump), trump, ranking, trump)
+        return Allowed(trumps, "must_trump", _must_trump(led, trump))
+    best = max(strength[c] for _, c in plays if suits[c] == trump)
+    over = [c for c in trumps if strength[c] > best]
     if over:
-        return Allowed(
-            over,
-            "must_overtrump",
-            "the trick is ruffed: you must play a trump higher than the highest one in it",
-        )
+        return Allowed(over, "must_overtrump", _MUST_OVERTRUMP)
     if void_cannot_overtrump == "any_trump":
-        return Allowed(
-            trumps,
-            "must_trump",
-            f"you have no {suit_name(led)}, so you must play a trump ({suit_name(trump)})",
-        )
+        return Allowed(trumps, "must_trump", _must_trump(led, trump))
     return Allowed(list(hand))
 
 

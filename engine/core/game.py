@@ -5,6 +5,13 @@ A game module subclasses both and fills in a few hooks (OpenSpiel style):
 ``view(seat)``, and ``_start(deal)`` for the first deal.  Everything common --
 parsing text, refusing illegal actions without touching the state, the log,
 cloning, replay -- lives here once.
+
+Speed (issue 14): ``apply`` checks an action with ``_legal_action`` (a game
+may answer without building the whole legal list) and knows the engine's own
+shared action objects by identity; ``clone`` copies each attribute the way
+``clone_plan`` names (shared when immutable, a shallow copy of its lists
+otherwise) instead of deep-copying the state, and shares the match RNG with
+the copy until one of them draws from it.
 """
 
 from __future__ import annotations
@@ -12,11 +19,18 @@ from __future__ import annotations
 import copy
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from engine.core.actions import BACKALLEY, Action, check_action, parse_action
+from engine.core.actions import (
+    BACKALLEY,
+    Action,
+    check_action,
+    is_shared,
+    parse_action,
+    shared_or_same,
+)
 from engine.core.cards import Card, parse_cards
 from engine.core.events import Event
 from engine.core.spec import Variant as VariantBase
@@ -193,14 +207,78 @@ class Game(ABC):
         return f"get_game({self.name!r})"
 
 
+#: attribute name -> how ``MatchState.clone`` copies it
+ClonePlan = Mapping[str, Callable[[Any], Any]]
+
+
+def share(value: Any) -> Any:
+    """``clone_plan``: the copy shares the value (immutable, or only ever
+    replaced whole, never changed in place)."""
+    return value
+
+
+def copy_rows(rows: list[list[Any]]) -> list[list[Any]]:
+    """``clone_plan``: a list of lists (hands), both levels copied."""
+    return [list(row) for row in rows]
+
+
+def _deep(value: Any) -> Any:  # pragma: no cover - a marker, never called
+    return value
+
+
+class _SharedRandom:
+    """The match RNG behind ``MatchState.rng``, shared by a state and its
+    clones until one of them draws: that one takes a private copy first
+    (copy on write).  Copying a ``random.Random`` costs far more than copying
+    the rest of a state, and most clones (search worlds, the service's
+    look-ahead) never draw.  Two are equal when their generators are in the
+    same state (so snapshots of states compare as before)."""
+
+    __slots__ = ("random", "users")
+
+    def __init__(self, rng: random.Random) -> None:
+        self.random = rng
+        self.users = 1
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _SharedRandom) and (
+            self.random.getstate() == other.random.getstate()
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _copy_random(rng: random.Random) -> random.Random:
+    new = type(rng).__new__(type(rng))
+    new.setstate(rng.getstate())
+    return new
+
+
 class MatchState(ABC):
     """Mutable state of one match.  Subclasses keep their data in plain
-    attributes so ``clone`` (a deep copy sharing game and variant) is exact."""
+    attributes and name in ``clone_plan`` how ``clone`` copies each one;
+    an attribute the plan does not name is deep-copied (always right, only
+    slower)."""
+
+    #: attribute -> how ``clone`` copies it: ``share``, ``list``, ``set``,
+    #: ``copy_rows``... (subclasses extend it: ``{**Base.clone_plan, ...}``)
+    clone_plan: ClassVar[ClonePlan] = {
+        "game": share,
+        "variant": share,
+        "seed": share,
+        "_rng": share,  # copy on write, see _SharedRandom
+        "log": list,
+        "phase": share,
+        "to_act": share,
+        "round_number": share,
+        "scores": list,
+        "initial_deal": share,  # set once by new_match, read by record()
+        "num_seats": share,
+    }
 
     game: Game
     variant: VariantBase
     seed: int
-    rng: random.Random
     log: list[Action]
     phase: Phase
     to_act: int | None
@@ -216,13 +294,27 @@ class MatchState(ABC):
         self.game = game
         self.variant = variant
         self.seed = new_seed() if seed is None else check_seed(seed)
-        self.rng = random.Random(self.seed)
+        self._rng = _SharedRandom(random.Random(self.seed))
         self.log = []
         self.phase = Phase.PLAY
         self.to_act = None
         self.round_number = 1
         self.initial_deal = None
         self.num_seats = game.num_seats(variant)
+
+    @property
+    def rng(self) -> random.Random:
+        """The match RNG (deals, Ladder's redistribution), private to this
+        state from the first use after a ``clone``."""
+        shared = self._rng
+        if shared.users > 1:
+            shared.users -= 1
+            shared = self._rng = _SharedRandom(_copy_random(shared.random))
+        return shared.random
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = _SharedRandom(value)
 
     # -- the public API ----------------------------------------------------
     @property
@@ -251,7 +343,11 @@ class MatchState(ABC):
         the state exactly as it was.  An accepted action is one of
         ``legal_actions()``, and that canonical object is what the log keeps.
         """
-        action = self.game.parse_action(action) if isinstance(action, str) else check_action(action)
+        if not is_shared(action):  # text, or an Action built outside the engine
+            if isinstance(action, str):
+                action = self.game.parse_action(action)
+            else:
+                action = shared_or_same(check_action(action))
         if self.is_over:
             raise GameOver("the match is over")
         if seat is not None and (type(seat) is not int or seat != self.decider):
@@ -259,18 +355,33 @@ class MatchState(ABC):
                 f"it is not your turn (waiting for seat {self.decider}; got {quote(seat)})",
                 "not_your_turn",
             )
-        legal = self._legal()
-        try:
-            action = legal[legal.index(action)]
-        except ValueError:
-            raise self._explain(action) from None
-        events = self._apply(action)
-        self.log.append(action)
+        legal = self._legal_action(action)
+        if legal is None:
+            raise self._explain(action)
+        events = self._apply(legal)
+        self.log.append(legal)
         return events
 
     def clone(self) -> MatchState:
-        memo: dict[int, Any] = {id(self.game): self.game, id(self.variant): self.variant}
-        return copy.deepcopy(self, memo)
+        """An independent copy: playing on it never changes this state (nor
+        the reverse).  Each attribute is copied as ``clone_plan`` says."""
+        new = object.__new__(type(self))
+        plan = self.clone_plan
+        memo: dict[int, Any] | None = None
+        copied: dict[str, Any] = {}
+        for name, value in self.__dict__.items():
+            how = plan.get(name, _deep)
+            if how is share:
+                copied[name] = value
+            elif how is _deep:
+                if memo is None:
+                    memo = {id(self.game): self.game, id(self.variant): self.variant}
+                copied[name] = copy.deepcopy(value, memo)
+            else:
+                copied[name] = how(value)
+        new.__dict__.update(copied)
+        self._rng.users += 1
+        return new
 
     @abstractmethod
     def view(self, seat: int | None) -> Observation:
@@ -316,6 +427,18 @@ class MatchState(ABC):
     # -- hooks -------------------------------------------------------------
     @abstractmethod
     def _legal(self) -> list[Action]: ...
+
+    def _legal_action(self, action: Action) -> Action | None:
+        """The object of ``_legal()`` equal to ``action`` (what the log keeps),
+        or None when ``action`` is not legal.  Games override it where they can
+        answer without building the whole list (a trick game's card play)."""
+        legal = self._legal()
+        for candidate in legal:
+            if candidate is action:  # the engine's shared objects
+                return candidate
+        if action in legal:
+            return legal[legal.index(action)]
+        return None
 
     @abstractmethod
     def _apply(self, action: Action) -> list[Event]: ...

@@ -4,16 +4,57 @@ Written once for every trick game.  A game supplies a ``Ranking`` that says
 which suit a card belongs to (Backalley's jokers belong to trump) and how
 strong it is inside its suit (Bazar Blot's explicit orders); the default is
 the usual A-high order.
+
+A ``Ranking``'s methods are pure functions of (card, trump), so each ranking
+keeps their answers per trump in two tables (``tables(trump)``): the follow
+filters and the trick winner look a card up instead of calling methods.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from engine.core.cards import Card
 
 TRUMP_BONUS = 1000
+
+
+class _SuitTable(dict[Card, str]):
+    """card -> ``ranking.suit_of(card, trump)``, filled on first use."""
+
+    def __init__(self, ranking: Ranking, trump: str | None) -> None:
+        super().__init__()
+        self.ranking, self.trump = ranking, trump
+
+    def __missing__(self, card: Card) -> str:
+        suit = self[card] = self.ranking.suit_of(card, self.trump)
+        return suit
+
+
+class _StrengthTable(dict[Card, int]):
+    """card -> its strength inside the suit it counts as: ``trump_power``
+    for a trump, else ``plain_power`` (filled on first use)."""
+
+    def __init__(self, ranking: Ranking, trump: str | None, suits: _SuitTable) -> None:
+        super().__init__()
+        self.ranking, self.trump, self.suits = ranking, trump, suits
+
+    def __missing__(self, card: Card) -> int:
+        if self.trump is not None and self.suits[card] == self.trump:
+            value = self[card] = self.ranking.trump_power(card)
+        else:
+            value = self[card] = self.ranking.plain_power(card)
+        return value
+
+
+class CardTables(NamedTuple):
+    """A ranking's answers under one trump: ``suit[card]`` (the suit it counts
+    as) and ``strength[card]`` (its order inside that suit)."""
+
+    suit: dict[Card, str]
+    strength: dict[Card, int]
 
 
 class Ranking:
@@ -42,6 +83,17 @@ class Ranking:
             return self.plain_power(card)
         return -1
 
+    def tables(self, trump: str | None) -> CardTables:
+        """``suit_of`` and the in-suit power of every card under ``trump``,
+        remembered per trump (the methods above must not depend on anything
+        else)."""
+        cache: dict[Any, CardTables] = self.__dict__.setdefault("_tables", {})
+        found = cache.get(trump)
+        if found is None:
+            suits = _SuitTable(self, trump)
+            found = cache[trump] = CardTables(suits, _StrengthTable(self, trump, suits))
+        return found
+
 
 STANDARD = Ranking()
 
@@ -65,36 +117,48 @@ class Trick:
     def led_suit(self, ranking: Ranking = STANDARD, trump: str | None = None) -> str | None:
         if not self.plays:
             return None
-        return ranking.suit_of(self.plays[0][1], trump)
+        return ranking.tables(trump).suit[self.plays[0][1]]
 
     def winning_play(
         self, ranking: Ranking = STANDARD, trump: str | None = None
     ) -> tuple[int, Card]:
         """The (seat, card) currently winning: the highest trump, else the
         highest card of the led suit (rule books, "trick winner")."""
-        led = self.led_suit(ranking, trump)
-        assert led is not None, "an empty trick has no winner"
-        return max(self.plays, key=lambda p: ranking.power(p[1], led, trump))
+        assert self.plays, "an empty trick has no winner"
+        suit, strength = ranking.tables(trump)
+        best = self.plays[0]
+        best_suit = suit[best[1]]
+        for play in self.plays[1:]:
+            card_suit = suit[play[1]]
+            if card_suit == best_suit:
+                if strength[play[1]] > strength[best[1]]:
+                    best = play
+            elif trump is not None and card_suit == trump:
+                best, best_suit = play, card_suit  # the first trump on a plain lead
+        return best
 
     def winner(self, ranking: Ranking = STANDARD, trump: str | None = None) -> int:
         return self.winning_play(ranking, trump)[0]
 
     def is_ruffed(self, ranking: Ranking = STANDARD, trump: str | None = None) -> bool:
         """Led in a plain suit and a trump has been played to it."""
-        led = self.led_suit(ranking, trump)
-        if trump is None or led is None or led == trump:
+        if trump is None or not self.plays:
             return False
-        return any(ranking.is_trump(c, trump) for _, c in self.plays)
+        suit = ranking.tables(trump).suit
+        if suit[self.plays[0][1]] == trump:
+            return False
+        return any(suit[c] == trump for _, c in self.plays)
 
     def highest_of(
         self, suit: str, ranking: Ranking = STANDARD, trump: str | None = None
     ) -> Card | None:
         """The strongest card of ``suit`` played to this trick, if any."""
-        cards = [c for _, c in self.plays if ranking.suit_of(c, trump) == suit]
-        if not cards:
-            return None
-        strength = ranking.trump_power if suit == trump else ranking.plain_power
-        return max(cards, key=strength)
+        suits, strength = ranking.tables(trump)
+        best: Card | None = None
+        for _, card in self.plays:
+            if suits[card] == suit and (best is None or strength[card] > strength[best]):
+                best = card
+        return best
 
 
 def trick_winner(

@@ -5,6 +5,11 @@ tricks won and the deal history, and plays one card: remove it from the hand,
 add it to the trick, and when the trick is full give it to its winner, who
 leads next.  A game supplies ``_allowed_cards()`` (its follow rules, built
 from ``engine.core.follow``) and ``_end_deal()`` (its scoring).
+
+In the play phase a trick game's legal actions are exactly the plays of
+``_allowed_cards()``, so ``apply`` checks a card against that list alone.
+Completed tricks are kept as tuples (they never change), which lets a clone
+share them.
 """
 
 from __future__ import annotations
@@ -12,13 +17,13 @@ from __future__ import annotations
 import random
 from abc import abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
-from engine.core.actions import Action, play
-from engine.core.cards import Card, parse_cards
+from engine.core.actions import PLAY_OF, Action
+from engine.core.cards import CARD_TEXT, Card, parse_cards
 from engine.core.events import Event
 from engine.core.follow import Allowed, refusal_for
-from engine.core.game import MatchState
+from engine.core.game import ClonePlan, MatchState, Phase, copy_rows, share
 from engine.core.trick import STANDARD, Ranking, Trick
 from engine.core.view import DealRecord, Plays
 from engine.errors import IllegalAction, InvalidPosition
@@ -31,11 +36,23 @@ def shared_ranks(totals: Sequence[int]) -> tuple[int, ...]:
 
 class TrickGameState(MatchState):
     ranking: Ranking = STANDARD
+    clone_plan: ClassVar[ClonePlan] = {
+        **MatchState.clone_plan,
+        "hands": copy_rows,
+        "dealt_hands": copy_rows,
+        "trick": Trick.copy,
+        "tricks": list,  # of tuples
+        "tricks_won": list,
+        "trump": share,
+        "dealer": share,
+        "history": list,  # of frozen DealRecords
+        "deal_scores": list,  # of tuples
+    }
 
     hands: list[list[Card]]
     dealt_hands: list[list[Card]]
     trick: Trick
-    tricks: list[list[tuple[int, Card]]]
+    tricks: list[tuple[tuple[int, Card], ...]]
     tricks_won: list[int]
     trump: str | None
     dealer: int
@@ -66,7 +83,15 @@ class TrickGameState(MatchState):
 
     # -- play ---------------------------------------------------------------
     def _legal_plays(self) -> list[Action]:
-        return [play(c) for c in self._allowed_cards().cards]
+        return [PLAY_OF[c] for c in self._allowed_cards().cards]
+
+    def _legal_action(self, action: Action) -> Action | None:
+        if self.phase is not Phase.PLAY:
+            return super()._legal_action(action)
+        cards = action.cards
+        if action.verb == "play" and len(cards) == 1 and cards[0] in self._allowed_cards().cards:
+            return PLAY_OF[cards[0]]
+        return None
 
     def _explain_play(self, action: Action) -> IllegalAction:
         if action.verb != "play":
@@ -84,15 +109,16 @@ class TrickGameState(MatchState):
     def _play_card(self, card: Card) -> list[Event]:
         seat = self.playing_seat
         self.hands[seat].remove(card)
-        self.trick.plays.append((seat, card))
-        events = [Event("card_played", seat, {"card": str(card)})]
-        if len(self.trick.plays) < self.num_seats:
+        plays = self.trick.plays
+        plays.append((seat, card))
+        events = [Event("card_played", seat, {"card": CARD_TEXT[card]})]
+        if len(plays) < self.num_seats:
             self.to_act = (seat + 1) % self.num_seats
             return events
         winner = self.trick.winner(self.ranking, self.trump)
         self.tricks_won[winner] += 1
-        self.tricks.append(list(self.trick.plays))
-        events.append(Event("trick_won", winner, {"cards": [str(c) for _, c in self.trick.plays]}))
+        self.tricks.append(tuple(plays))
+        events.append(Event("trick_won", winner, {"cards": [CARD_TEXT[c] for _, c in plays]}))
         self.trick = Trick(winner)
         self.to_act = winner
         if not any(self.hands):
