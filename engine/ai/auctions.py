@@ -26,7 +26,9 @@ from engine.ai.bidding import (
     clear,
     deal_others,
     no_leads,
+    others_dealer,
 )
+from engine.ai.playouts import play_out
 from engine.ai.rollout import TrickRollout
 from engine.core.actions import Action
 from engine.core.cards import Card
@@ -204,7 +206,6 @@ def batak_bid(
 
     assert view.seat is not None
     seat, partner = view.seat, (view.seat + 2) % 4
-    game = get_game("batak")
     naming = any(a.verb == "trump" for a in legal)
     high = next(
         ((s, int(t.split()[1])) for s, t in reversed(view.auction) if t.startswith("bid")), None
@@ -212,7 +213,7 @@ def batak_bid(
     if not naming and high is not None and high[0] == partner:
         return None
     unseen = sorted(set(DECK) - set(view.hand), key=lambda c: (c.suit, c.rank))
-    first_bidder = int(view.extra.get("first_bidder", 0))
+    others = others_dealer(view, unseen, 13)
     bids = [(s, int(t.split()[1])) for s, t in view.auction if t.startswith("bid")]
 
     def misfit(hands: dict[int, list[Card]]) -> float:
@@ -223,21 +224,19 @@ def batak_bid(
         )
 
     def tricks(hands: dict[int, list[Card]], trump: str, declarer: int, level: int) -> int:
-        """The declaring team's tricks in one play-out."""
-        state: Any = game.position(
-            hands={s: [str(c) for c in h] for s, h in hands.items()},
-            to_act=declarer,
-            trump=trump,
-            declarer=declarer,
-            contract=level,
-            first_bidder=first_bidder,
+        """The declaring team's tricks in one play-out (the declarer leads,
+        the dummy's cards are public: rules/batak.md "Play")."""
+        won = play_out(
+            "batak",
+            [hands[s] for s in range(4)],
+            trump,
+            declarer,
+            hands[(declarer + 2) % 4],
+            deadline,
         )
-        dummy = set(hands[(declarer + 2) % 4])
-        rollout = TrickRollout("batak", DECK, dummy, {s: set() for s in range(4)}, no_leads(4))
-        if not rollout.run(state, deadline):
+        if won is None:
             raise TimeoutError
-        record = state.history[-1]
-        return sum(record.tricks_won[s] for s in (declarer % 2, declarer % 2 + 2))
+        return won[declarer % 2] + won[declarer % 2 + 2]
 
     def diff(level: int, declarer: int, won: int) -> float:
         points = score_deal(level, declarer % 2, won)
@@ -269,9 +268,7 @@ def batak_bid(
     rows: list[dict[str, float]] = []
     try:
         while len(rows) < max_worlds and time.perf_counter() < deadline:
-            best = best_explained(
-                lambda: {**deal_others(view, unseen, rng, 13), seat: list(view.hand)}, misfit
-            )
+            best = best_explained(lambda: {**others(rng), seat: list(view.hand)}, misfit)
             row = {s: diff(level, seat, tricks(best, s, seat, level)) for s in suits}
             if not naming and high is not None and PASS in legal:
                 theirs = best_trump(best[high[0]])[0]

@@ -26,15 +26,12 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
 
-from engine.ai.rollout import TrickRollout
-from engine.ai.sampling import deal_unseen
+from engine.ai.playouts import play_out
+from engine.ai.sampling import UnseenDealer
 from engine.ai.search import Evidence
 from engine.core.actions import BACKALLEY, Action
 from engine.core.cards import Card, standard_deck
-from engine.core.game import MatchState
-from engine.core.spec import get_game
 from engine.core.view import Observation
 
 #: fewest simulated deals worth trusting over the heuristic's formula
@@ -45,25 +42,21 @@ MIN_BLOT_WORLDS = 6
 
 
 def simulate(
-    view: Observation,
-    rng: random.Random,
     deadline: float,
-    world: Callable[[Observation, random.Random], MatchState],
-    rollout: TrickRollout,
+    one: Callable[[], int | None],
     max_worlds: int = MAX_WORLDS,
     enough: Callable[[list[int]], bool] | None = None,
 ) -> list[int]:
-    """The seat's tricks in each simulated deal finished before ``deadline``,
-    stopping early once ``enough`` says the bid is decided (checked every
-    four deals from ``MIN_WORLDS`` on)."""
-    assert view.seat is not None
+    """The seat's tricks in each simulated deal (``one`` plays a deal: None
+    when the deadline came first) finished before ``deadline``, stopping
+    early once ``enough`` says the bid is decided (checked every four deals
+    from ``MIN_WORLDS`` on)."""
     tricks: list[int] = []
     while len(tricks) < max_worlds and time.perf_counter() < deadline:
-        state: Any = world(view, rng)
-        before = len(state.history)
-        if not rollout.run(state, deadline):
+        won = one()
+        if won is None:
             break
-        tricks.append(state.history[before].tricks_won[view.seat])
+        tricks.append(won)
         n = len(tricks)
         if enough is not None and n >= MIN_WORLDS and n % 4 == 0 and enough(tricks):
             break
@@ -110,8 +103,13 @@ def deal_others(
     view: Observation, cards: list[Card], rng: random.Random, size: int
 ) -> dict[int, list[Card]]:
     """``size`` random cards from ``cards`` for every seat but the viewer's."""
+    return others_dealer(view, cards, size)(rng)
+
+
+def others_dealer(view: Observation, cards: list[Card], size: int) -> UnseenDealer:
+    """``deal_others`` for many worlds of one decision."""
     counts = {s: size for s in range(view.num_seats) if s != view.seat}
-    return deal_unseen(cards, counts, rng)
+    return UnseenDealer(cards, counts)
 
 
 # -- Callbreak ---------------------------------------------------------------------------------
@@ -125,49 +123,31 @@ def callbreak_bid(
     from engine.ai.heuristics.callbreak import DECK, estimate_tricks
     from engine.games.callbreak.scoring import score_bid
 
-    game = get_game("callbreak")
     assert view.seat is not None
-    top = max(a.number or 1 for a in legal)
+    seat = view.seat
+    unseen = sorted(set(DECK) - set(view.hand), key=lambda c: (c.suit, c.rank))
+    dealer = others_dealer(view, unseen, len(view.hand))
+    leader = ((view.dealer if view.dealer is not None else 3) + 1) % 4
 
-    def heuristic_bid(hand: list[Card]) -> int:
-        return max(1, min(top, round(estimate_tricks(hand))))
-
-    def world(v: Observation, r: random.Random) -> MatchState:
-        unseen = sorted(set(DECK) - set(v.hand), key=lambda c: (c.suit, c.rank))
-        best = best_explained(
-            lambda: deal_others(v, unseen, r, len(v.hand)),
-            lambda hands: sum(
-                (estimate_tricks(h) - b) ** 2
-                for s, h in hands.items()
-                if (b := v.bids[s]) is not None
-            ),
-        )
-        assert v.seat is not None
-        hands = {**best, v.seat: list(v.hand)}
-        bids = {s: v.bids[s] or heuristic_bid(h) for s, h in hands.items()}
-        dealer = v.dealer if v.dealer is not None else 3
-        return game.position(
-            hands={s: [str(c) for c in h] for s, h in hands.items()},
-            to_act=(dealer + 1) % 4,
-            bids=bids,
-            dealer=dealer,
-            round_number=v.round_number,
-            variant=game.variant(rounds=v.round_number),
+    def misfit(hands: dict[int, list[Card]]) -> float:
+        bids = view.bids
+        return sum(
+            (estimate_tricks(h) - b) ** 2 for s, h in hands.items() if (b := bids[s]) is not None
         )
 
-    rollout = TrickRollout("callbreak", DECK, set(), {s: set() for s in range(4)}, no_leads(4))
+    def one() -> int | None:
+        """The seat's tricks in one simulated deal (the bids do not change
+        the heuristic's card play, so they need not be filled in)."""
+        best = best_explained(lambda: dealer(rng), misfit)
+        hands = [view.hand if s == seat else best[s] for s in range(4)]
+        won = play_out("callbreak", hands, "S", leader, deadline=deadline)
+        return None if won is None else won[seat]
 
     def score(action: Action, t: int) -> float:
         return score_bid(action.number or 1, t)
 
     tricks = simulate(
-        view,
-        rng,
-        deadline,
-        world,
-        rollout,
-        max_worlds,
-        lambda ts: clear(price_bids(legal, ts, score), resolution=1.0),
+        deadline, one, max_worlds, lambda ts: clear(price_bids(legal, ts, score), resolution=1.0)
     )
     return price_bids(legal, tricks, score)
 
@@ -183,8 +163,8 @@ def backalley_bid(
     from engine.ai.heuristics.backalley import estimate_tricks
     from engine.games.backalley.scoring import score_backalley, score_bid
 
-    game = get_game("backalley")
-    assert view.seat is not None
+    assert view.seat is not None and view.trump is not None
+    seat, trump = view.seat, view.trump
     n = view.num_seats
     h = view.hand_size or len(view.hand)
     deck = standard_deck(jokers=True)
@@ -192,46 +172,35 @@ def backalley_bid(
     if view.turned is not None:
         seen.add(view.turned)
     unseen = sorted((c for c in deck if c not in seen), key=str)
-    own = round(estimate_tricks(view.hand, view.trump, n))
+    dealer = others_dealer(view, unseen, h)
+    own = round(estimate_tricks(view.hand, trump, n))
+    first = ((view.dealer if view.dealer is not None else n - 1) + 1) % n
+    order = [(first + k) % n for k in range(n)]
+    public = list(view.extra.get("set_aside", ())) + ([view.turned] if view.turned else [])
 
-    def world(v: Observation, r: random.Random) -> MatchState:
-        assert v.seat is not None and v.trump is not None
-        hands = {**deal_others(v, unseen, r, h), v.seat: list(v.hand)}
+    def one() -> int | None:
+        """The seat's tricks in one simulated deal; bids not yet made are
+        the heuristic's for the sampled hand, and the highest bid leads
+        (the earliest bidder of equals: rules/backalley.md "Play")."""
+        hands = {**dealer(rng), seat: list(view.hand)}
         bids: dict[int, int] = {}
         for s, hand in hands.items():
-            made = v.bids[s] if s < len(v.bids) else None
-            bids[s] = made if made is not None else (own if s == v.seat else _guess(hand, v, n))
-        dealer = v.dealer if v.dealer is not None else n - 1
-        order = [(dealer + 1 + k) % n for k in range(n)]
+            made = view.bids[s] if s < len(view.bids) else None
+            if made is not None:
+                bids[s] = made
+            else:
+                bids[s] = own if s == seat else min(h, round(estimate_tricks(hand, trump, n)))
         leader = max(order, key=lambda s: (bids[s], -order.index(s)))
-        return game.position(
-            hands={s: [str(c) for c in hand] for s, hand in hands.items()},
-            to_act=leader,
-            trump=v.trump,
-            hand_size=h,
-            bids=bids,
-            dealer=dealer,
-            variant=game.variant(players=n, max_cards=13),
-        )
-
-    def _guess(hand: list[Card], v: Observation, players: int) -> int:
-        return min(h, round(estimate_tricks(hand, v.trump, players)))
+        won = play_out("backalley", [hands[s] for s in range(n)], trump, leader, public, deadline)
+        return None if won is None else won[seat]
 
     def score(action: Action, t: int) -> float:
         if action.word == BACKALLEY:
             return score_backalley(h, t)
         return score_bid(action.number or 0, t)
 
-    public = set(view.extra.get("set_aside", ())) | ({view.turned} if view.turned else set())
-    rollout = TrickRollout("backalley", deck, public, {s: set() for s in range(n)}, no_leads(n))
     tricks = simulate(
-        view,
-        rng,
-        deadline,
-        world,
-        rollout,
-        max_worlds,
-        lambda ts: clear(price_bids(legal, ts, score), resolution=0.25),
+        deadline, one, max_worlds, lambda ts: clear(price_bids(legal, ts, score), resolution=0.25)
     )
     return price_bids(legal, tricks, score)
 

@@ -26,6 +26,8 @@ from collections import defaultdict
 from typing import Any
 
 from engine.ai.base import get_agent
+from engine.ai.ladder_playouts import LadderPlayouts
+from engine.ai.rollout import COUNTS
 from engine.ai.search import SearchGame, register_search
 from engine.core.actions import Action
 from engine.core.cards import Card, standard_deck
@@ -120,11 +122,13 @@ class LadderRollout:
     def run(self, state: Any, deadline: float) -> bool:
         games = len(state.results)
         clock = time.perf_counter
+        turns = 0
         for _ in range(self.horizon):
             if state.is_over or len(state.results) > games:
                 break
             if clock() > deadline:
                 return False
+            turns += 1
             seat = state.to_act
             legal = state._legal()
             if len(legal) == 1:
@@ -132,6 +136,8 @@ class LadderRollout:
             else:
                 action = self.players[seat].act(self._view(state, seat), legal)
             state._apply(action)
+        COUNTS["rollouts"] += 1
+        COUNTS["cards"] += turns
         return True
 
     @staticmethod
@@ -163,5 +169,6 @@ register_search(
         verbs=frozenset({"play", "pickup", "hidden"}),
         resolution=0.02,
         mark=lambda state: len(getattr(state, "results", [])),
+        playouts=lambda view: LadderPlayouts(view, HORIZON),
     ),
 )

@@ -23,6 +23,7 @@ from __future__ import annotations
 import copy
 import random
 import time
+from collections import Counter
 from collections.abc import Sequence
 from enum import Enum
 from typing import Any
@@ -36,6 +37,10 @@ from engine.core.spec import Variant
 from engine.core.trick import Trick
 from engine.core.trickgame import TrickGameState
 from engine.core.view import Observation
+
+#: play-outs finished, the cards (Ladder: turns) they played, end-games
+#: solved exactly: counted for ``bench/ai_rollouts.py`` (never reset here)
+COUNTS: Counter[str] = Counter()
 
 _SHARED = (int, float, str, bool, type(None), tuple, frozenset, Enum, Variant)
 
@@ -127,6 +132,7 @@ class TrickRollout:
         """Play ``state`` until its deal is scored; False if the deadline
         came first (the world is then unusable)."""
         deals = len(state.history)
+        cards_before = sum(len(h) for h in state.hands)
         public = set(self.public)
         voids = {s: set(v) for s, v in self.voids.items()}
         led = {s: set(v) for s, v in self.led.items()}
@@ -158,6 +164,8 @@ class TrickRollout:
                 led[seat].add(ranking.suit_of(card, trump))
             public.add(card)
             state._apply(self.action(card))
+        COUNTS["rollouts"] += 1
+        COUNTS["cards"] += cards_before
         return True
 
     def _duty(self, seat: int, trump: str | None, declarer: int | None) -> Any:

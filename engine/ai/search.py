@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from engine.ai.base import BaseAgent, get_agent, register_agent
-from engine.ai.rollout import copy_state
+from engine.ai.rollout import COUNTS, copy_state
 from engine.core.actions import Action
 from engine.core.game import MatchState
 from engine.core.view import Observation
@@ -54,6 +54,18 @@ class Rollouts(Protocol):
     """Per-decision play-out machinery for one game (see ``SearchGame``)."""
 
     def run(self, state: Any, deadline: float) -> bool: ...
+
+
+class Playouts(Protocol):
+    """A game's fast path for one decision (``SearchGame.playouts``): its
+    own world representation, sampled and played out without a ``MatchState``."""
+
+    def sample(self, rng: random.Random) -> Any:
+        """A world consistent with the view."""
+
+    def value(self, world: Any, action: Action, deadline: float) -> float | None:
+        """The deciding side's value of ``action`` in ``world`` (the world
+        itself is left as it was); None when the deadline came first."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +95,10 @@ class SearchGame:
     #: deadline, most worlds) -> each candidate's value per simulated deal,
     #: or None to leave the bid to the heuristic
     bidder: Bidder | None = None
+    #: the fast path (``engine.ai.playouts``, ``engine.ai.ladder_playouts``):
+    #: (view) -> this decision's worlds and play-outs; used instead of
+    #: ``world``, ``rollouts``, ``value`` and ``endgame`` when given
+    playouts: Callable[[Observation], Playouts] | None = None
 
 
 _GAMES: dict[str, SearchGame] = {}
@@ -187,8 +203,16 @@ class SearchAgent(BaseAgent):
         self.z = float(kw.get("z", 2.5))
         #: standard errors by which the leader must beat the heuristic's card
         self.prefer_own = float(kw.get("prefer_own", 1.0))
+        #: False: no early stop at all (benchmarks of throughput)
+        self.early_stop = bool(kw.get("early_stop", True))
         #: how the last decision went (tests and benchmarks read it)
         self.last: dict[str, Any] = {}
+
+    def deadline(self, start: float) -> float:
+        """When to stop searching: short of the budget by the time a last
+        card and the answer may take (a fifth of it, 5 to 60 ms)."""
+        margin = max(5.0, min(0.2 * self.budget_ms, 60.0))
+        return start + (self.budget_ms - margin) / 1000
 
     def act(
         self,
@@ -198,9 +222,7 @@ class SearchAgent(BaseAgent):
         full_state: MatchState | None = None,
     ) -> Action:
         start = time.perf_counter()
-        # stop short of the budget by the time a last card and the answer may take
-        margin = max(5.0, min(0.15 * self.budget_ms, 40.0))
-        deadline = start + (self.budget_ms - margin) / 1000
+        deadline = self.deadline(start)
         legal = list(legal)
         if len(legal) == 1:
             return self._done(legal[0], "only_action", 0, start)
@@ -221,14 +243,25 @@ class SearchAgent(BaseAgent):
         own_class = next((c for c in classes if own in c), [own])
         candidates = [own if c is own_class else c[0] for c in classes]
         evidence = Evidence(list(candidates))
-        rollouts = self.spec.rollouts(view)
         assert view.decider is not None
+        if self.spec.playouts is not None:
+            fast = self.spec.playouts(view)
+
+            def world(candidates: list[Action]) -> dict[Action, float] | None:
+                return self._fast_world(fast, candidates, deadline)
+
+        else:
+            rollouts = self.spec.rollouts(view)
+
+            def world(candidates: list[Action]) -> dict[Action, float] | None:
+                return self._world(view, candidates, rollouts, deadline)
+
         while evidence.worlds < self.max_worlds and time.perf_counter() < deadline:
-            row = self._world(view, evidence.candidates, rollouts, deadline)
+            row = world(evidence.candidates)
             if row is None:
                 break
             evidence.add(row)
-            if evidence.worlds >= self.min_worlds:
+            if self.early_stop and evidence.worlds >= self.min_worlds:
                 if evidence.all_equal():
                     break
                 evidence.prune(self.z)
@@ -248,6 +281,19 @@ class SearchAgent(BaseAgent):
             if mean <= self.prefer_own * se:
                 return own
         return best
+
+    def _fast_world(
+        self, fast: Playouts, candidates: list[Action], deadline: float
+    ) -> dict[Action, float] | None:
+        """One world of the fast path, every candidate played out in it."""
+        world = fast.sample(self.rng)
+        row: dict[Action, float] = {}
+        for action in candidates:
+            value = fast.value(world, action, deadline)
+            if value is None:
+                return None
+            row[action] = value
+        return row
 
     def _world(
         self,
@@ -277,6 +323,7 @@ class SearchAgent(BaseAgent):
                     row[action] = self.spec.endgame(sim, view.decider, deadline)
                 except TimeoutError:
                     return None
+                COUNTS["solved"] += 1
                 continue
             if not rollouts.run(sim, deadline):
                 return None

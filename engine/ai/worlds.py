@@ -20,9 +20,10 @@ from engine.ai.knowledge import (
     inferred_voids,
     unseen_cards,
 )
+from engine.ai.playouts import TrickPlayouts
 from engine.ai.rollout import TrickRollout, public_cards, suits_led
-from engine.ai.sampling import deal_unseen
-from engine.ai.search import SearchGame, WorldBuilder, deal_value, register_search
+from engine.ai.sampling import UnseenDealer
+from engine.ai.search import Playouts, SearchGame, WorldBuilder, deal_value, register_search
 from engine.ai.solver import Solver
 from engine.core.actions import Action
 from engine.core.cards import Card, standard_deck
@@ -47,6 +48,65 @@ def trump_voids(view: Observation, trump: str, compulsory_when_ruffed: bool) -> 
 BidMisfit = Callable[[int, list[Card]], float]
 
 
+class HandDealer:
+    """Deals the hidden hands of one view, again and again (one call per
+    world): the unseen cards, the counts and the constraints are worked out
+    once.  ``known`` hands are not dealt.  With ``misfit``, the bids are
+    evidence too: of ``tries`` deals, the one whose hands best explain the
+    bids (sum of squared misfits; the first on ties) is kept.  ``missing``:
+    cards a seat cannot hold; ``held``: cards it is known to hold although
+    others have not seen them in play (shown declarations, the other half
+    of an announced belote)."""
+
+    def __init__(
+        self,
+        view: Observation,
+        known: dict[int, Sequence[Card]],
+        voids: dict[int, set[str]],
+        misfit: BidMisfit | None = None,
+        tries: int = 8,
+        *,
+        deck: Sequence[Card] = DECK,
+        missing: dict[int, set[Card]] | None = None,
+        held: dict[int, set[Card]] | None = None,
+        suit_of: Callable[[Card], str] | None = None,
+        unseen: Sequence[Card] | None = None,
+    ) -> None:
+        self.counts = {s: view.hand_counts[s] for s in range(view.num_seats) if s not in known}
+        if unseen is None:
+            unseen = sorted(
+                unseen_cards(view, deck) | _shown_held(held), key=lambda c: (c.suit, c.rank)
+            )
+        self.unseen = list(unseen)
+        self.played: dict[int, list[Card]] = {s: [] for s in range(view.num_seats)}
+        for seat, card in view.played:
+            self.played[seat].append(card)
+        self.misfit = misfit
+        self.tries = tries
+        extra: dict[str, Any] = {} if suit_of is None else {"suit_of": suit_of}
+        self.deal = UnseenDealer(
+            self.unseen,
+            self.counts,
+            forbidden=voids,
+            required=held,
+            forbidden_cards=missing,
+            **extra,
+        )
+
+    def __call__(self, rng: random.Random) -> dict[int, list[Card]]:
+        best: dict[int, list[Card]] | None = None
+        best_fit = float("inf")
+        for _ in range(self.tries if self.misfit is not None else 1):
+            sampled = self.deal(rng)
+            if self.misfit is None:
+                return sampled
+            fit = sum(self.misfit(s, h + self.played[s]) ** 2 for s, h in sampled.items())
+            if fit < best_fit:
+                best, best_fit = sampled, fit
+        assert best is not None
+        return best
+
+
 def sample_hands(
     view: Observation,
     known: dict[int, Sequence[Card]],
@@ -59,31 +119,10 @@ def sample_hands(
     missing: dict[int, set[Card]] | None = None,
     held: dict[int, set[Card]] | None = None,
 ) -> dict[int, list[str]]:
-    """Every seat's hand: ``known`` ones as they are, the rest sampled.
-    With ``misfit``, the bids are evidence too: of ``tries`` deals, the one
-    whose hands best explain the bids (sum of squared misfits; the first on
-    ties) is kept.  ``missing``: cards a seat cannot hold; ``held``: cards
-    it is known to hold although others have not seen them in play (shown
-    declarations, the other half of an announced belote)."""
-    counts = {s: view.hand_counts[s] for s in range(view.num_seats) if s not in known}
-    unseen = sorted(unseen_cards(view, deck) | _shown_held(held), key=lambda c: (c.suit, c.rank))
-    played: dict[int, list[Card]] = {s: [] for s in range(view.num_seats)}
-    for seat, card in view.played:
-        played[seat].append(card)
-    best: dict[int, list[Card]] | None = None
-    best_fit = float("inf")
-    for _ in range(tries if misfit is not None else 1):
-        sampled = deal_unseen(
-            unseen, counts, rng, forbidden=voids, required=held, forbidden_cards=missing
-        )
-        if misfit is None:
-            best = sampled
-            break
-        fit = sum(misfit(s, h + played[s]) ** 2 for s, h in sampled.items())
-        if fit < best_fit:
-            best, best_fit = sampled, fit
-    assert best is not None
-    hands = {**{s: list(h) for s, h in known.items()}, **best}
+    """Every seat's hand as card texts: ``known`` ones as they are, the rest
+    sampled (``HandDealer``, for one world)."""
+    dealer = HandDealer(view, known, voids, misfit, tries, deck=deck, missing=missing, held=held)
+    hands = {**{s: list(h) for s, h in known.items()}, **dealer(rng)}
     return {s: [str(c) for c in h] for s, h in hands.items()}
 
 
@@ -95,20 +134,29 @@ def _trick(view: Observation) -> list[tuple[int, str]]:
     return [(s, str(c)) for s, c in view.trick]
 
 
-def callbreak_world(view: Observation, rng: random.Random) -> MatchState:
-    """Callbreak (rules/callbreak.md "Play": void and unruffed -> a spade)."""
-    game = get_game("callbreak")
+def callbreak_dealer(view: Observation) -> HandDealer:
+    """Callbreak's hidden hands: void and unruffed -> a spade was due
+    (rules/callbreak.md "Play"); hands that explain the bids preferred."""
+    from engine.ai.heuristics.callbreak import estimate_tricks
+
     assert view.seat is not None
     voids = trump_voids(view, "S", compulsory_when_ruffed=False)
-    from engine.ai.heuristics.callbreak import estimate_tricks
 
     def misfit(seat: int, dealt: list[Card]) -> float:
         bid = view.bids[seat]
         return 0.0 if bid is None else estimate_tricks(dealt) - bid
 
     missing = cards_not_held(view, DECK, trump="S", duty="heading")
+    return HandDealer(view, {view.seat: view.hand}, voids, misfit, missing=missing)
+
+
+def callbreak_world(view: Observation, rng: random.Random) -> MatchState:
+    """Callbreak as a ``MatchState`` (``callbreak_dealer``)."""
+    game = get_game("callbreak")
+    assert view.seat is not None
+    hands = {view.seat: list(view.hand), **callbreak_dealer(view)(rng)}
     return game.position(
-        hands=sample_hands(view, {view.seat: view.hand}, voids, rng, misfit, missing=missing),
+        hands=_texts(hands),
         trick=_trick(view),
         to_act=view.to_act,
         bids=dict(enumerate(view.bids)),
@@ -120,16 +168,25 @@ def callbreak_world(view: Observation, rng: random.Random) -> MatchState:
     )
 
 
-def batak_world(view: Observation, rng: random.Random) -> MatchState:
-    """Eşli Batak: the seat's own hand and the face-up dummy are known; a
-    trump is compulsory whenever a player is void (rules/batak.md "Play")."""
-    game = get_game("batak")
+def batak_dealer(view: Observation) -> HandDealer:
+    """Eşli Batak's hidden hands: the seat's own hand and the face-up dummy
+    are known; a trump is compulsory whenever a player is void
+    (rules/batak.md "Play")."""
     assert view.seat is not None and view.trump is not None and view.dummy_seat is not None
     known: dict[int, Sequence[Card]] = {view.seat: view.hand, view.dummy_seat: view.dummy or ()}
     voids = trump_voids(view, view.trump, compulsory_when_ruffed=True)
     missing = cards_not_held(view, DECK, trump=view.trump, duty="heading")
+    return HandDealer(view, known, voids, missing=missing)
+
+
+def batak_world(view: Observation, rng: random.Random) -> MatchState:
+    """Eşli Batak as a ``MatchState`` (``batak_dealer``)."""
+    game = get_game("batak")
+    assert view.seat is not None and view.dummy_seat is not None
+    hands = {view.seat: list(view.hand), view.dummy_seat: list(view.dummy or ())}
+    hands.update(batak_dealer(view)(rng))
     return game.position(
-        hands=sample_hands(view, known, voids, rng, missing=missing),
+        hands=_texts(hands),
         trick=_trick(view),
         to_act=view.to_act,
         trump=view.trump,
@@ -142,31 +199,36 @@ def batak_world(view: Observation, rng: random.Random) -> MatchState:
     )
 
 
-def backalley_world(view: Observation, rng: random.Random) -> MatchState:
-    """Backalley: other hands from the unseen cards (the stock takes the
+def backalley_dealer(view: Observation) -> HandDealer:
+    """Backalley's other hands from the unseen cards (the stock takes the
     rest); following is never forced beyond suit, so only shown-out suits
     constrain the deal (rules/backalley.md "Play")."""
     from engine.games.backalley.rules import JOKER_RANKING
 
-    game = get_game("backalley")
     assert view.seat is not None
     voids = inferred_voids(view, JOKER_RANKING, view.trump)
-    counts = {s: view.hand_counts[s] for s in range(view.num_seats) if s != view.seat}
     deck = standard_deck(jokers=True)
     unseen = sorted(unseen_cards(view, deck) - set(view.extra.get("set_aside", ())), key=str)
-    sampled = deal_unseen(
-        unseen, counts, rng, forbidden=voids, suit_of=lambda c: JOKER_RANKING.suit_of(c, view.trump)
+    return HandDealer(
+        view,
+        {view.seat: view.hand},
+        voids,
+        unseen=unseen,
+        suit_of=lambda c: JOKER_RANKING.suit_of(c, view.trump),
     )
-    hands = {
-        view.seat: [str(c) for c in view.hand],
-        **{s: [str(c) for c in h] for s, h in sampled.items()},
-    }
+
+
+def backalley_world(view: Observation, rng: random.Random) -> MatchState:
+    """Backalley as a ``MatchState`` (``backalley_dealer``)."""
+    game = get_game("backalley")
+    assert view.seat is not None
+    hands = {view.seat: list(view.hand), **backalley_dealer(view)(rng)}
     bids = {
         s: ("backalley" if s in view.extra.get("backalley", ()) else b)
         for s, b in enumerate(view.bids)
     }
     return game.position(
-        hands=hands,
+        hands=_texts(hands),
         trick=_trick(view),
         to_act=view.to_act,
         trump=view.trump,
@@ -178,6 +240,10 @@ def backalley_world(view: Observation, rng: random.Random) -> MatchState:
         scores=list(view.scores),
         variant=game.variant(players=view.num_seats, max_cards=13),
     )
+
+
+def _texts(hands: dict[int, list[Card]]) -> dict[int, list[str]]:
+    return {s: [str(c) for c in h] for s, h in hands.items()}
 
 
 def blot_evidence(view: Observation) -> tuple[dict[int, set[Card]], dict[int, set[Card]]]:
@@ -291,8 +357,19 @@ def trick_rollouts(game: str) -> Callable[[Observation], TrickRollout]:
 
 
 def register_trick_game(
-    game: str, world: WorldBuilder, resolution: float, endgame_cards: int = 0
+    game: str,
+    world: WorldBuilder,
+    resolution: float,
+    endgame_cards: int = 0,
+    dealer: Callable[[Observation], HandDealer] | None = None,
 ) -> None:
+    """The search wiring of a trick game; with ``dealer``, the fast path
+    (``engine.ai.playouts``) plays its worlds."""
+
+    def playouts(view: Observation) -> Playouts:
+        assert dealer is not None
+        return TrickPlayouts(game, view, dealer(view), endgame_cards)
+
     register_search(
         game,
         SearchGame(
@@ -304,14 +381,15 @@ def register_trick_game(
             bidder=BIDDERS.get(game),
             endgame=Solver.endgame(game) if endgame_cards else None,
             endgame_cards=endgame_cards,
+            playouts=playouts if dealer is not None else None,
         ),
     )
 
 
 # resolutions in each game's score unit: a tenth of a Callbreak point, a
 # quarter of a Batak or Backalley point
-register_trick_game("callbreak", callbreak_world, 1.0)
-register_trick_game("backalley", backalley_world, 0.25)
+register_trick_game("callbreak", callbreak_world, 1.0, dealer=callbreak_dealer)
+register_trick_game("backalley", backalley_world, 0.25, dealer=backalley_dealer)
 # partnership games: the last two tricks are solved exactly in every world
-register_trick_game("batak", batak_world, 0.25, endgame_cards=8)
+register_trick_game("batak", batak_world, 0.25, endgame_cards=8, dealer=batak_dealer)
 register_trick_game("blot", blot_world, 1.0, endgame_cards=8)

@@ -119,10 +119,10 @@ def test_a_world_with_the_true_hands_scores_the_deal_like_the_table(game, monkey
         view = state.view(seat)
         truth: Any = state
 
-        def true_hands(unseen, counts, rng, truth=truth, **kw):
-            return {s: list(truth.hands[s]) for s in counts}
+        def true_hands(dealer, rng, truth=truth):
+            return {s: list(truth.hands[s]) for s in dealer.counts}
 
-        monkeypatch.setattr(worlds_module, "deal_unseen", true_hands)
+        monkeypatch.setattr(worlds_module.UnseenDealer, "__call__", true_hands)
         world: Any = WORLDS[game](view, random.Random(0))
         monkeypatch.undo()
         rollouts = worlds_module.trick_rollouts(game)(view)

@@ -78,6 +78,9 @@ class PlayContext:
     trump_duty: TrumpDuty = "never"
 
 
+#: the fixed suit order of ``Table.order`` (jokers: Backalley's jokers-only trump)
+SUIT_ORDER = {"S": 0, "H": 1, "D": 2, "C": 3, "J": 4}
+
 #: per game: (playing seat, its cards, trump, declarer) -> PlayContext; the
 #: heuristics register theirs so that search rollouts play exactly like them
 ContextFor = Callable[[int, tuple[Card, ...], str | None, int | None], PlayContext]
@@ -181,6 +184,14 @@ class Table:
     def strength(self, card: Card) -> int:
         return self._facts[card][1]
 
+    def order(self, card: Card) -> int:
+        """A fixed order of the cards (suits S H D C J, then strength): the
+        last tie-break of every choice, so that equal candidates never fall
+        to the order of the hand (and the bit-coded rollouts of
+        ``engine.ai.bitplay`` choose exactly the same card)."""
+        suit, power, _ = self._facts[card]
+        return SUIT_ORDER.get(suit, 5) * 100 + power % TRUMP_BONUS
+
     def master(self, card: Card) -> bool:
         """No unseen card of its suit is stronger."""
         suit, power, _ = self._facts[card]
@@ -257,7 +268,10 @@ def _lead(t: Table, cards: list[Card]) -> Choice:
     ]
     if safe:
         length = _lengths(t, cards)
-        return Choice(max(safe, key=lambda c: (length[t.suit(c)], t.strength(c))), "cash_master")
+        return Choice(
+            max(safe, key=lambda c: (length[t.suit(c)], t.strength(c), -t.order(c))),
+            "cash_master",
+        )
     if not side:
         if master_trumps:
             return Choice(_cheapest_equal(t, master_trumps), "lead_trump")
@@ -268,7 +282,7 @@ def _lead(t: Table, cards: list[Card]) -> Choice:
         if t.suit(c) in t.partner_led and not any(t.may_ruff(o, t.suit(c)) for o in t.opponents)
     ]
     if ours:
-        return Choice(min(ours, key=t.strength), "partner_suit")
+        return Choice(min(ours, key=lambda c: (t.strength(c), t.order(c))), "partner_suit")
     return Choice(_from_length(t, side), "lead_from_length")
 
 
@@ -287,10 +301,10 @@ def _from_length(t: Table, side: list[Card]) -> Card:
     for card in side:
         by_suit.setdefault(t.suit(card), []).append(card)
 
-    def rank(suit: str) -> tuple[bool, int, int]:
+    def rank(suit: str) -> tuple[bool, int, int, int]:
         ruffed = any(t.may_ruff(o, suit) for o in t.opponents)
         low = min(t.strength(c) for c in by_suit[suit])
-        return (not ruffed, length[suit], -low)
+        return (not ruffed, length[suit], -low, -SUIT_ORDER.get(suit, 5))
 
     suit = max(by_suit, key=rank)
     group = sorted(by_suit[suit], key=t.strength, reverse=True)
@@ -358,7 +372,9 @@ def _follow(t: Table, cards: list[Card]) -> Choice:
     if partner_winning and losers:
         return Choice(_low(t, losers, led), "no_overtake")
     if len(t.trick) == 1:
-        return Choice(min(cards, key=lambda c: (t.master(c), power(c))), "second_hand_low")
+        return Choice(
+            min(cards, key=lambda c: (t.master(c), power(c), t.order(c))), "second_hand_low"
+        )
     return Choice(_cheapest_equal(t, winners), "third_hand_high")
 
 
@@ -403,6 +419,7 @@ def _discard(t: Table, cards: list[Card], feed: bool = False) -> Card:
             t.points(c),
             t.strength(c) % TRUMP_BONUS,
             length[t.suit(c)],
+            t.order(c),
         ),
     )
 

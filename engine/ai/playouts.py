@@ -1,0 +1,200 @@
+"""The search agent's worlds and play-outs for Callbreak, Eşli Batak and
+Backalley on bit-coded deals (``engine.ai.bitdeal``, ``engine.ai.bitplay``).
+
+Everything that depends only on the decision is worked out once, when the
+search starts (FINDINGS, "Cost of one move": unseen cards and voids were
+recomputed for every world): the cards to deal and the constraints on who
+may hold them, the public knowledge every rollout starts from, the trick
+so far, what the deal is scored against.  A world is then a ``Deal`` (a
+few ints), a candidate's play-out a copy of it played to the end by the
+heuristic's rules, and its value the game's own scoring of the tricks
+(``bitdeal.side_value``); with ``endgame_cards`` or fewer left (Batak), the
+rest of the deal is solved exactly instead (``solve``).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from engine.ai.bitdeal import (
+    SLOT,
+    Codec,
+    Contract,
+    Deal,
+    Rules,
+    bits_of,
+    codec,
+    legal,
+    play,
+    rules_for,
+    side_value,
+)
+from engine.ai.bitplay import DUTY, Knowledge, note, rollout
+from engine.ai.heuristics.trickplay import CONTEXTS
+from engine.ai.knowledge import inferred_voids
+from engine.ai.rollout import COUNTS, public_cards, suits_led
+from engine.core.actions import Action
+from engine.core.cards import Card
+from engine.core.view import Observation
+
+#: rng -> every hidden seat's cards in one sampled world
+HandSampler = Callable[[random.Random], dict[int, list[Card]]]
+
+
+def slot_masks(codec_: Codec, by_seat: dict[int, set[str]], seats: int) -> list[int]:
+    """Suit sets per seat -> slot bitmasks (a suit outside the deck is dropped)."""
+    out = [0] * seats
+    for seat, suits in by_seat.items():
+        for suit in suits:
+            if suit in SLOT:
+                out[seat] |= 1 << SLOT[suit]
+    return out
+
+
+def partners(game: str, seats: int) -> list[int | None]:
+    return [(s + 2) % 4 if game == "batak" else None for s in range(seats)]
+
+
+def contract_of(game: str, view: Observation) -> Contract:
+    """What the deal in ``view`` is scored against."""
+    if game == "batak":
+        assert view.declarer is not None
+        return Contract(level=int(str(view.contract or "8").split()[0]), declarer=view.declarer)
+    backalley = frozenset(view.extra.get("backalley", ()))
+    bids = tuple(int(b or 0) for b in view.bids)
+    return Contract(bids=bids, backalley=backalley, hand_size=view.hand_size or 0)
+
+
+class TrickPlayouts:
+    """One decision's worlds and play-outs (``engine.ai.search.Playouts``)."""
+
+    def __init__(
+        self,
+        game: str,
+        view: Observation,
+        sampler: HandSampler,
+        endgame_cards: int = 0,
+    ) -> None:
+        assert view.trump is not None and view.decider is not None
+        self.game = game
+        self.seats = view.num_seats
+        self.decider = view.decider
+        self.codec = codec(game, view.trump)
+        self.rules = rules_for(game, self.seats, view.trump)
+        self.deck = self.codec.deck
+        self.duty = DUTY[game]
+        self.partners = partners(game, self.seats)
+        self.contract = contract_of(game, view)
+        self.sampler = sampler
+        self.endgame_cards = endgame_cards
+        ctx = CONTEXTS[game](self.decider, (), view.trump, view.declarer)
+        voids = inferred_voids(view, ctx.ranking, ctx.trump, ctx.trump_duty)
+        self.know = Knowledge(
+            self.codec.mask(public_cards(view)),
+            slot_masks(self.codec, voids, self.seats),
+            slot_masks(self.codec, suits_led(view, ctx.ranking, ctx.trump), self.seats),
+        )
+        leader = view.trick_leader if view.trick else view.to_act
+        assert leader is not None
+        self.template = Deal(
+            [0] * self.seats,
+            leader,
+            list(view.tricks_won),
+            bool(view.extra.get("trump_broken", False)),
+        )
+        for _, card in view.trick:
+            play(self.template, self.rules, self.codec.bit(card))
+        self.known = {view.seat: self.codec.mask(view.hand)} if view.seat is not None else {}
+        if game == "batak" and view.dummy_seat is not None and view.dummy is not None:
+            self.known[view.dummy_seat] = self.codec.mask(view.dummy)
+
+    def sample(self, rng: random.Random) -> Deal:
+        deal = self.template.copy()
+        for seat, cards in self.sampler(rng).items():
+            deal.hands[seat] = self.codec.mask(cards)
+        for seat, mask in self.known.items():
+            deal.hands[seat] = mask
+        return deal
+
+    def value(self, world: Deal, action: Action, deadline: float) -> float | None:
+        """``action`` played in ``world`` and the deal finished; None if the
+        deadline came first."""
+        deal = world.copy()
+        know = self.know.copy()
+        bit = self.codec.bit(action.card)
+        note(know, deal, self.rules, self.duty, bit)
+        play(deal, self.rules, bit)
+        if self.endgame_cards and deal.cards_left <= self.endgame_cards:
+            try:
+                tricks = solve(deal, self.rules, self.decider % 2, deadline)
+            except TimeoutError:
+                return None
+            COUNTS["solved"] += 1
+            return float(tricks)
+        cards = rollout(deal, self.rules, know, self.deck, self.partners, deadline)
+        if cards < 0:
+            return None
+        COUNTS["rollouts"] += 1
+        COUNTS["cards"] += cards
+        return side_value(self.game, self.contract, deal.won, self.decider)
+
+
+def play_out(
+    game: str,
+    hands: Sequence[Sequence[Card]],
+    trump: str,
+    leader: int,
+    public: Sequence[Card] = (),
+    deadline: float = float("inf"),
+) -> list[int] | None:
+    """Tricks won per seat when a fresh deal of ``hands`` is played out by
+    the heuristic for every seat (bidding by simulation); None if the
+    deadline came first.  ``public``: cards every seat has seen (Batak's dummy)."""
+    code = codec(game, trump)
+    seats = len(hands)
+    rules = rules_for(game, seats, trump)
+    deal = Deal([code.mask(h) for h in hands], leader, [0] * seats)
+    know = Knowledge(code.mask(public), [0] * seats, [0] * seats)
+    cards = rollout(deal, rules, know, code.deck, partners(game, seats), deadline)
+    if cards < 0:
+        return None
+    COUNTS["rollouts"] += 1
+    COUNTS["cards"] += cards
+    return deal.won
+
+
+# -- exact end-game ----------------------------------------------------------------------------
+def solve(deal: Deal, rules: Rules, team: int, deadline: float = float("inf")) -> int:
+    """The tricks ``team`` (seats team, team + 2) takes in this deal with
+    best play by both sides and every hand open (alpha-beta; as
+    ``engine.ai.solver`` for Batak, on masks).  TimeoutError past ``deadline``."""
+    nodes = Counter[str]()
+
+    def search(d: Deal, alpha: int, beta: int) -> int:
+        nodes["n"] += 1
+        if not nodes["n"] & 63 and time.perf_counter() > deadline:
+            raise TimeoutError
+        if not any(d.hands):
+            return d.won[team] + d.won[team + 2]
+        cards = bits_of(legal(d, rules))
+        maximise = d.to_act % 2 == team
+        best = -1 if maximise else 99
+        # strongest first: cutoffs come sooner
+        for bit in sorted(cards, key=lambda b: (b >> 4 == rules.trump, b & 15), reverse=True):
+            child = d.copy()
+            play(child, rules, bit)
+            value = search(child, alpha, beta)
+            if maximise:
+                best = max(best, value)
+                alpha = max(alpha, value)
+            else:
+                best = min(best, value)
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        return best
+
+    return search(deal, -1, 99)
