@@ -78,6 +78,17 @@ def table_arg(text: str) -> int:
     return _whole_number(text, "the table number", 1)
 
 
+def lang_arg(text: str) -> str:
+    from bot.i18n import LOCALES, normalize
+
+    code = normalize(text)
+    if code is None:
+        raise argparse.ArgumentTypeError(
+            f"choose one of {', '.join(LOCALES)} (got {_clip(text, 40)!r})"
+        )
+    return code
+
+
 def _play_parser(sub: argparse._SubParsersAction[CliParser]) -> CliParser:
     play = sub.add_parser("play", help="play offline in the terminal against AI players")
     play.add_argument("game", nargs="?", default=None, help=f"one of: {', '.join(GAMES)}")
@@ -105,6 +116,12 @@ def _play_parser(sub: argparse._SubParsersAction[CliParser]) -> CliParser:
         help="resume an unfinished terminal game (lists them when there are several)",
     )
     play.add_argument("--db", default=None, help="SQLite file for the game (default: cardtable.db)")
+    play.add_argument(
+        "--lang",
+        default=None,
+        type=lang_arg,
+        help="language: en, tr, hy, ne, hi (default: from LC_ALL / LANG)",
+    )
     return play
 
 
@@ -193,6 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         db_url=db_url,
         resume=args.resume,
         players=args.players,
+        lang=args.lang,
     )
 
 

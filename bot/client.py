@@ -21,14 +21,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.db.repositories import Store
+from bot.i18n import N_, set_current, t
+from bot.i18n.errors import error_text
 from bot.services.policy import discord_tables
 from bot.services.tables import TableService
 from bot.services.thinking import Thinker
 from bot.settings import Settings
 from bot.ui import custom_ids
 from bot.ui.actors import actor_of
+from bot.ui.command_names import CommandTranslator
 from bot.ui.handler import ComponentHandler
 from bot.ui.items import TableButton, TableSelect
+from bot.ui.languages import Languages
 from bot.ui.live_hands import LiveHands
 from bot.ui.pings import TurnPings
 from bot.ui.presenter import Presenter
@@ -37,7 +41,7 @@ from engine import EngineError
 
 log = logging.getLogger(__name__)
 EXTENSIONS = ("bot.cogs.tables", "bot.cogs.stats", "bot.cogs.settings")
-UNKNOWN_COMPONENT = "⚠️ That button is not one Card Table knows (it may be from an old version)."
+UNKNOWN_COMPONENT = N_("That button is not one Card Table knows (it may be from an old version).")
 
 
 class CardBot(commands.Bot):
@@ -61,11 +65,13 @@ class CardBot(commands.Bot):
             thinker=Thinker(settings.ai_workers, max_queue_wait_ms=settings.ai_queue_wait_ms),
             owns=discord_tables,
         )
+        self.languages = Languages(self.service, self)
         self.components = ComponentHandler(self)
-        self.hands = LiveHands(self.service, clock=hand_clock)
+        self.hands = LiveHands(self.service, clock=hand_clock, language=self.languages.for_person)
         self.pings = TurnPings(self)
         self.presenter = Presenter(self, settings.edit_interval, self.hands, self.pings)
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self.tree.interaction_check = self.in_their_language  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
         await self.store.migrate()
@@ -76,6 +82,7 @@ class CardBot(commands.Bot):
                 await self.load_extension(extension)
             except Exception:
                 log.exception("extension %s failed to load", extension)
+        await self.tree.set_translator(CommandTranslator())  # commands in tr and hi
         # people are served while the rest is replayed (a table asked for is resumed first)
         await self.service.start(wait=False)
         if self.settings.dev_guild_id:
@@ -96,13 +103,20 @@ class CardBot(commands.Bot):
         have an interaction rather than an ``Actor``)."""
         return await self.service.is_moderator(actor_of(interaction))
 
+    async def in_their_language(self, interaction: discord.Interaction[Any]) -> bool:
+        """Every slash command and autocomplete answers in its person's
+        language (``Languages``): set for the rest of the command's task."""
+        set_current(await self.languages.for_person(interaction))
+        return True
+
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """A component that is not one of ours (or is malformed) gets a clear
         answer instead of Discord's 'This interaction failed'."""
         if interaction.type is not discord.InteractionType.component:
             return
         if custom_ids.parse(interaction.custom_id or "") is None:
-            await interaction.response.send_message(UNKNOWN_COMPONENT, ephemeral=True)
+            set_current(await self.languages.for_person(interaction))
+            await interaction.response.send_message("⚠️ " + t(UNKNOWN_COMPONENT), ephemeral=True)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -113,12 +127,14 @@ class CardBot(commands.Bot):
         ):
             cause = cause.__cause__
         if isinstance(cause, EngineError):
-            text = f"⚠️ {cause}"
+            text = f"⚠️ {error_text(cause)}"
+        elif isinstance(cause, app_commands.NoPrivateMessage):
+            text = "⚠️ " + t("This command can only be used in a server.")
         elif isinstance(cause, app_commands.CheckFailure):
-            text = f"⚠️ {cause}" if str(cause) else "⚠️ You are not allowed to do that."
+            text = "⚠️ " + t("You are not allowed to do that.")
         else:
             log.error("command failed", exc_info=cause)
-            text = "⚠️ Something went wrong; the table is unchanged."
+            text = "⚠️ " + t("Something went wrong; the table is unchanged.")
         text = clip(text)
         try:
             if interaction.response.is_done():

@@ -14,6 +14,11 @@ rule it breaks.  Typed lines are read from the file descriptor when the
 event loop can watch it (``loop.add_reader``), never in a thread: a thread
 blocked in ``readline`` cannot be interrupted, and ``asyncio.run`` would
 wait for it on Ctrl-C until the next Enter.
+
+Everything printed is in the player's language (``--lang``, else the
+environment's ``LC_ALL``/``LC_MESSAGES``/``LANG``, else English): the whole
+session runs inside ``bot.i18n.using``.  What is typed stays the engine's
+notation in every language (``AS``, ``bid 3``, ``pass``).
 """
 
 from __future__ import annotations
@@ -30,6 +35,10 @@ from typing import TextIO
 from sqlalchemy.engine import make_url
 
 from bot.db.repositories import Store, StoreUnavailable
+from bot.i18n import N_, t, using
+from bot.i18n.errors import error_text
+from bot.i18n.locales import from_environment
+from bot.i18n.terms import and_list, game_summary, game_title
 from bot.services.actor import LOCAL_USER_ID, Actor
 from bot.services.errors import TableNotFound
 from bot.services.models import TableInfo, TableUpdate
@@ -58,12 +67,14 @@ MAX_ERROR = 200
 #: bytes kept of a line still being typed before it is known to be too long
 _MAX_PENDING = 4 * MAX_LINE + 2
 EXIT_INTERRUPTED = 130
-HELP = (
+HELP = N_(
     "Type a card to play it (AS, as, 10h, 7d), a number to bid (3), or an action\n"
     "as listed ('bid 9 H', 'trump S', 'pass', 'pickup', 'hidden 2', 'play 7H 7D').\n"
     "'?' lists your legal moves, 't' shows the table again, 'q' quits (resume later\n"
     "with 'python -m bot play --resume')."
 )
+NOT_UTF8 = N_("that line is not UTF-8 text")
+TOO_LONG = N_("that line is too long ({limit} characters at most)")
 
 
 def one_line(text: object, limit: int = MAX_ERROR) -> str:
@@ -132,7 +143,7 @@ class Console:
             try:
                 text = self.stdin.readline()
             except UnicodeDecodeError:
-                raise BadInput("that line is not UTF-8 text") from None
+                raise BadInput(t(NOT_UTF8)) from None
             return text or None
         while True:
             end = self._pending.find(b"\n")
@@ -142,11 +153,11 @@ class Console:
                 del self._pending[:cut]
                 if self._too_long:
                     self._too_long = False
-                    raise BadInput(f"that line is too long ({MAX_LINE} characters at most)")
+                    raise BadInput(t(TOO_LONG, limit=MAX_LINE))
                 try:
                     return raw.decode("utf-8")
                 except UnicodeDecodeError:
-                    raise BadInput("that line is not UTF-8 text") from None
+                    raise BadInput(t(NOT_UTF8)) from None
             if self._eof:
                 return None
             chunk = await self._read_chunk(fd)
@@ -198,13 +209,15 @@ def clean_line(text: str) -> str:
     """The typed text, or ``BadInput`` with what is wrong with it."""
     text = text.rstrip("\r\n")
     if len(text) > MAX_LINE:
-        raise BadInput(f"that line is too long ({MAX_LINE} characters at most)")
+        raise BadInput(t(TOO_LONG, limit=MAX_LINE))
     text = text.replace("\t", " ")
     if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in text):
-        raise BadInput("that line has control characters (an arrow key?): type a move like AS or 3")
+        raise BadInput(
+            t("that line has control characters (an arrow key?): type a move like AS or 3")
+        )
     text = text.strip()
     if not text:
-        raise BadInput("type a move, ? for help or q to quit")
+        raise BadInput(t("type a move, ? for help or q to quit"))
     return text
 
 
@@ -254,26 +267,42 @@ def plan_new_game(
         known = {s.name: s for s in game.Variant.settings()}
         if "players" not in known:
             choosers = [
-                get_game(name).title
+                game_title(name)
                 for name in GAMES
                 if any(s.name == "players" for s in get_game(name).Variant.settings())
             ]
             raise CliError(
-                f"--players is only for {' and '.join(choosers)}: "
-                f"{game.title} always has {game.num_seats()} players"
+                t(
+                    "--players is only for {games}: {game} always has {n} players",
+                    games=and_list(choosers),
+                    game=game_title(game.name, game.title),
+                    n=game.num_seats(),
+                )
             )
         bounds = known["players"].bounds
         if bounds is not None and not bounds[0] <= players <= bounds[1]:
             raise CliError(
-                f"--players must be {bounds[0]}..{bounds[1]} for {game.title} (got {players})"
+                t(
+                    "--players must be {low}..{high} for {game} (got {value})",
+                    low=bounds[0],
+                    high=bounds[1],
+                    game=game_title(game.name, game.title),
+                    value=players,
+                )
             )
         options["players"] = str(players)
     variant = game.Variant.from_options(options)
     seats = game.num_seats(variant)
     if not watch and not 0 <= seat < seats:
         raise CliError(
-            f"--seat must be 0..{seats - 1} for {game.title} with {seats} players "
-            f"(0 = the first seat; got {seat})"
+            t(
+                "--seat must be 0..{high} for {game} with {n} players (0 = the first seat; "
+                "got {value})",
+                high=seats - 1,
+                game=game_title(game.name, game.title),
+                n=seats,
+                value=seat,
+            )
         )
     return NewGame(game, options, seats)
 
@@ -287,7 +316,10 @@ def database_name(db_url: str) -> str:
 
 # -- rendering helpers --------------------------------------------------------------------------
 def seat_names(info: TableInfo) -> list[str]:
-    return ["You" if s.user_id == LOCAL_USER else (s.name or f"Seat {s.seat}") for s in info.seats]
+    return [
+        t("You") if s.user_id == LOCAL_USER else (s.name or t("Seat {seat}", seat=s.seat))
+        for s in info.seats
+    ]
 
 
 def result_line(view: Observation, names: Sequence[str]) -> str:
@@ -365,7 +397,10 @@ class TerminalTable:
     def _announce_round(self, number: int, game: str) -> None:
         if number != self.round_shown:
             self.round_shown = number
-            self.con.say(f"--- {'Game' if game == 'ladder' else 'Deal'} {number} ---")
+            if game == "ladder":
+                self.con.say(t("--- Game {number} ---", number=number))
+            else:
+                self.con.say(t("--- Deal {number} ---", number=number))
 
     async def run(self) -> int:
         info = await self.service.get_table(self.table_id, self.actor)
@@ -393,14 +428,20 @@ class TerminalTable:
                 await asyncio.sleep(0.01)
                 continue
             if not await self._human_turn(info):
-                self.con.say(f"\nGame left unfinished. Resume with: {resume_hint(self.table_id)}")
+                self.con.say(
+                    "\n"
+                    + t(
+                        "Game left unfinished. Resume with: {command}",
+                        command=resume_hint(self.table_id),
+                    )
+                )
                 return 0
         self.session.table_id = None
         info, view = await self.service.public_view(self.table_id, self.actor)
         if view is not None and view.is_over:
             self.con.say(render_ranking(view, self.names))
         elif info.status == "abandoned":
-            self.con.say(f"Table #{self.table_id} was abandoned.")
+            self.con.say(t("Table #{table} was abandoned.", table=self.table_id))
         return 0
 
     async def _human_turn(self, info: TableInfo) -> bool:
@@ -408,26 +449,28 @@ class TerminalTable:
         assert self.human is not None
         private = await self.service.private_view(self.table_id, self.actor)
         view = private.view
-        title = get_game(info.game).title
+        title = game_title(info.game, get_game(info.game).title)
         self.con.say()
         self.con.say(render_table(view, self.names, title=title))
         if view.to_act is not None and view.to_act != self.human:
-            self.con.say(f"You choose the card for the dummy ({self.names[view.to_act]}).")
+            self.con.say(
+                t("You choose the card for the dummy ({name}).", name=self.names[view.to_act])
+            )
         legal = list(view.legal_actions)
         choices = options_text(legal)
         if choices:
-            self.con.say(f"Choose: {choices}")
+            self.con.say(t("Choose: {choices}", choices=choices))
         while True:
             try:
-                text = await self.con.ask("Your move: ")
+                text = await self.con.ask(t("Your move: "))
             except BadInput as exc:
-                self.con.say(f"Not understood: {one_line(exc)}")
+                self.con.say(t("Not understood: {problem}", problem=one_line(exc)))
                 continue
             if text is None or text.lower() in ("q", "quit", "exit"):
                 return False
             if text in ("?", "help"):
-                self.con.say(HELP)
-                self.con.say("Legal now: " + ", ".join(str(a) for a in legal))
+                self.con.say(t(HELP))
+                self.con.say(t("Legal now: {moves}", moves=", ".join(str(a) for a in legal)))
                 continue
             if text.lower() in ("t", "table"):
                 self.con.say(render_table(view, self.names, title=title))
@@ -439,9 +482,10 @@ class TerminalTable:
                 )
                 return True
             except EngineError as exc:
-                self.con.say(f"Not allowed: {one_line(exc)}")
+                self.con.say(t("Not allowed: {problem}", problem=one_line(error_text(exc))))
                 if len(legal) <= 16:
-                    self.con.say(one_line("Legal now: " + ", ".join(str(a) for a in legal), 400))
+                    moves = ", ".join(str(a) for a in legal)
+                    self.con.say(one_line(t("Legal now: {moves}", moves=moves), 400))
 
 
 # -- choosing the table: a new one, or one to resume ------------------------------------------
@@ -488,20 +532,22 @@ class Resumer:
         return [tables[k] for k in sorted(tables)]
 
     async def describe(self, info: TableInfo) -> str:
-        title = get_game(info.game).title
+        title = game_title(info.game, get_game(info.game).title)
         _, view = await self.service.public_view(info.id, self.actor)
         if info.id in self.finished_on_start:
-            where = "over (result not yet shown)"
+            where = t("over (result not yet shown)")
         elif view is None:
-            where = "not started"
+            where = t("not started")
+        elif info.game == "ladder":
+            where = t("game {number}", number=view.round_number)
         else:
-            where = f"{'game' if info.game == 'ladder' else 'deal'} {view.round_number}"
+            where = t("deal {number}", number=view.round_number)
         loaded = await self.store.table(info.id)
         when = ""
         if loaded is not None and loaded[0].updated_at is not None:
             stamp = loaded[0].updated_at
             stamp = stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
-            when = f", last played {stamp.astimezone():%Y-%m-%d %H:%M}"
+            when = ", " + t("last played {when}", when=f"{stamp.astimezone():%Y-%m-%d %H:%M}")
         return f"  #{info.id}  {title}, {where}{when}"
 
     async def choose(self, wanted: int | None) -> int:
@@ -510,27 +556,30 @@ class Resumer:
             return await self._check(wanted)
         tables = await self.candidates()
         if not tables:
-            raise CliError(f"there is no unfinished terminal game in {self.db_name}")
+            raise CliError(
+                t("there is no unfinished terminal game in {database}", database=self.db_name)
+            )
         if len(tables) == 1:
             return tables[0].id
-        self.con.say("Unfinished terminal games:")
+        self.con.say(t("Unfinished terminal games:"))
         for info in tables:
             self.con.say(await self.describe(info))
-        ids = {t.id for t in tables}
+        ids = {table.id for table in tables}
         if not self.con.interactive:
-            raise CliError("several unfinished games: choose one with --resume N")
+            raise CliError(t("several unfinished games: choose one with --resume N"))
         while True:
             try:
-                text = await self.con.ask("Resume which table? ")
+                text = await self.con.ask(t("Resume which table? "))
             except BadInput as exc:
-                self.con.say(f"Not understood: {one_line(exc)}")
+                self.con.say(t("Not understood: {problem}", problem=one_line(exc)))
                 continue
             if text is None or text.lower() in ("q", "quit", "exit"):
-                raise CliError("no table chosen: choose one with --resume N")
+                raise CliError(t("no table chosen: choose one with --resume N"))
             number = text.lstrip("#")
             if number.isdecimal() and int(number) in ids:
                 return int(number)
-            self.con.say(one_line(f"Type one of: {', '.join(str(i) for i in sorted(ids))}"))
+            tables_text = ", ".join(str(i) for i in sorted(ids))
+            self.con.say(one_line(t("Type one of: {tables}", tables=tables_text)))
 
     async def _check(self, table_id: int) -> int:
         if table_id in self.finished_on_start:
@@ -539,16 +588,30 @@ class Resumer:
             info = await self.service.get_table(table_id, self.actor)
         except TableNotFound:
             if await self.service.store.table(table_id) is None:
-                raise CliError(f"there is no table {table_id} in {self.db_name}") from None
+                raise CliError(
+                    t(
+                        "there is no table {table} in {database}",
+                        table=table_id,
+                        database=self.db_name,
+                    )
+                ) from None
             raise CliError(
-                f"table {table_id} is not a terminal game (it belongs to Discord)"
+                t("table {table} is not a terminal game (it belongs to Discord)", table=table_id)
             ) from None
         if info.status == "finished":
             _, view = await self.service.public_view(table_id, self.actor)
-            result = result_line(view, seat_names(info)) if view is not None else "not recorded"
-            raise CliError(f"table {table_id} is finished: its result was {result}")
+            result = result_line(view, seat_names(info)) if view is not None else t("not recorded")
+            raise CliError(
+                t(
+                    "table {table} is finished: its result was {result}",
+                    table=table_id,
+                    result=result,
+                )
+            )
         if info.status == "abandoned":
-            raise CliError(f"table {table_id} was abandoned: there is nothing to resume")
+            raise CliError(
+                t("table {table} was abandoned: there is nothing to resume", table=table_id)
+            )
         return table_id
 
 
@@ -562,11 +625,19 @@ def _check_sqlite_path(db_url: str, db_name: str) -> None:
     path = os.path.abspath(url.database)
     folder = os.path.dirname(path)
     if not os.path.isdir(folder):
-        raise CliError(f"cannot open the database {db_name}: there is no folder {folder}")
+        raise CliError(
+            t(
+                "cannot open the database {database}: there is no folder {folder}",
+                database=db_name,
+                folder=folder,
+            )
+        )
     if os.path.exists(path) and not os.path.isfile(path):
-        raise CliError(f"cannot open the database {db_name}: it is not a file")
+        raise CliError(t("cannot open the database {database}: it is not a file", database=db_name))
     if not os.access(path if os.path.exists(path) else folder, os.R_OK | os.W_OK):
-        raise CliError(f"cannot open the database {db_name}: permission denied")
+        raise CliError(
+            t("cannot open the database {database}: permission denied", database=db_name)
+        )
 
 
 async def _open_store(db_url: str, db_name: str) -> Store:
@@ -580,7 +651,9 @@ async def _open_store(db_url: str, db_name: str) -> Store:
             raise CliError(str(exc)) from None  # damaged: the store says what to do
         cause = exc.__cause__ or exc
         cause = getattr(cause, "orig", None) or cause
-        raise CliError(f"cannot open the database {db_name}: {cause}") from None
+        raise CliError(
+            t("cannot open the database {database}: {cause}", database=db_name, cause=cause)
+        ) from None
     return store
 
 
@@ -623,8 +696,12 @@ async def _play(request: PlayRequest, con: Console, session: Session) -> int:
             info = await service.get_table(table_id, actor)
             if table_id in finished_on_start:
                 con.say(
-                    f"Table #{table_id} ({get_game(info.game).title}) was over when it stopped;"
-                    " its result is now recorded."
+                    t(
+                        "Table #{table} ({game}) was over when it stopped; its result is now "
+                        "recorded.",
+                        table=table_id,
+                        game=game_title(info.game, get_game(info.game).title),
+                    )
                 )
                 _, view = await service.public_view(table_id, actor)
                 if view is not None:
@@ -635,8 +712,15 @@ async def _play(request: PlayRequest, con: Console, session: Session) -> int:
                 difficulty = AGENT_TO_DIFFICULTY.get(request.agent, "normal")
                 info = await service.start_table(table_id, actor, fill_ai=difficulty)
             human = info.seat_of(LOCAL_USER)
-            title = get_game(info.game).title
-            con.say(f"Resuming table #{table_id} ({title}) at move {info.seq}.")
+            title = game_title(info.game, get_game(info.game).title)
+            con.say(
+                t(
+                    "Resuming table #{table} ({game}) at move {move}.",
+                    table=table_id,
+                    game=title,
+                    move=info.seq,
+                )
+            )
         else:
             info = await service.create_table(
                 actor,
@@ -649,10 +733,15 @@ async def _play(request: PlayRequest, con: Console, session: Session) -> int:
             difficulty = AGENT_TO_DIFFICULTY.get(request.agent, "normal")
             info = await service.start_table(info.id, actor, fill_ai=difficulty)
             human = None if request.watch else request.seat
-            con.say(f"{plan.game.title}: {plan.game.summary}")
-            con.say(f"Settings: {', '.join(f'{k}={v}' for k, v in info.variant.items())}")
+            title = game_title(plan.game.name, plan.game.title)
+            con.say(f"{title}: {game_summary(plan.game.name, plan.game.summary)}")
+            settings = ", ".join(f"{k}={v}" for k, v in info.variant.items())
+            con.say(t("Settings: {settings}", settings=settings))
             if human is not None:
-                con.say(f"You sit in seat {human} at table #{info.id}. {HELP}")
+                seat_line = t(
+                    "You sit in seat {seat} at table #{table}.", seat=human, table=info.id
+                )
+                con.say(f"{seat_line} {t(HELP)}")
             con.say()
         return await TerminalTable(service, con, info.id, human, session).run()
     finally:
@@ -672,10 +761,40 @@ def play_terminal(
     resume: int | bool | None = None,
     players: int | None = None,
     console: Console | None = None,
+    lang: str | None = None,
 ) -> int:
     """Play (or resume) one match in the terminal; returns the exit code.
     Refusals are one line on stderr with exit code 2; Ctrl-C ends at once
-    with the command that resumes the game (exit code 130)."""
+    with the command that resumes the game (exit code 130).  ``lang``: the
+    language of everything printed (default: the environment's)."""
+    with using(lang or from_environment(os.environ)):
+        return _play_terminal(
+            game_name,
+            seed=seed,
+            seat=seat,
+            watch=watch,
+            options=options,
+            agent=agent,
+            db_url=db_url,
+            resume=resume,
+            players=players,
+            console=console,
+        )
+
+
+def _play_terminal(
+    game_name: str | None,
+    *,
+    seed: int | None,
+    seat: int,
+    watch: bool,
+    options: dict[str, str] | None,
+    agent: str,
+    db_url: str | None,
+    resume: int | bool | None,
+    players: int | None,
+    console: Console | None,
+) -> int:
     from bot.settings import Settings
 
     con = console or Console()
@@ -693,15 +812,21 @@ def play_terminal(
     session = Session()
     try:
         return asyncio.run(_play(request, con, session))
-    except (CliError, EngineError) as exc:
+    except CliError as exc:
         con.refuse(exc)
+        return 2
+    except EngineError as exc:
+        con.refuse(error_text(exc))
         return 2
     except StoreUnavailable as exc:
         con.refuse(f"{exc} ({database_name(request.db_url)})")
         return 1
     except KeyboardInterrupt:
         if session.table_id is not None:
-            con.say(f"\nInterrupted: resume with {resume_hint(session.table_id)}")
+            con.say(
+                "\n"
+                + t("Interrupted: resume with {command}", command=resume_hint(session.table_id))
+            )
         else:
-            con.say("\nInterrupted.")
+            con.say("\n" + t("Interrupted."))
         return EXIT_INTERRUPTED

@@ -8,6 +8,7 @@ caller that only wants "bad input" can catch that.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -21,14 +22,21 @@ def quote(value: Any, limit: int = 24) -> str:
 
 
 class EngineError(ValueError):
-    """Base class: something the caller asked for cannot be done."""
+    """Base class: something the caller asked for cannot be done.
+
+    ``params`` (optional) are the facts a front end needs to say the same
+    thing in another language (``{"min": 7}``); the message stays English.
+    """
 
     default_reason = "error"
 
-    def __init__(self, message: str, reason: str | None = None) -> None:
+    def __init__(
+        self, message: str, reason: str | None = None, params: Mapping[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.reason = reason or self.default_reason
+        self.params: dict[str, Any] = dict(params or {})
 
     def __str__(self) -> str:
         return self.message

@@ -4,6 +4,9 @@ Autocomplete only suggests; the service validates whatever is sent (a
 user can always type past the suggestions).  Suggestions come from the
 engine's own setting specs (``Variant.settings()``: name, help, bounds,
 choices), so a new setting shows up here without a line of Discord code.
+Suggestions are in the person's language (``bot.i18n``); the values
+themselves (setting names, ``true``, ``any_trump``) are what is typed, in
+every language.
 """
 
 from __future__ import annotations
@@ -14,9 +17,13 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.i18n import N_, t
+from bot.i18n.locales import choices as language_choices
+from bot.i18n.terms import game_title, setting_help, setting_range, status_word
+from bot.services.errors import InvalidSetting
 from bot.services.models import TableInfo
 from bot.ui.render import clip
-from engine import GAMES, InvalidVariant, get_game
+from engine import GAMES, get_game
 from engine.core.spec import SettingSpec
 from engine.errors import EngineError
 
@@ -24,11 +31,13 @@ SERVER = "server"
 #: the server-wide switches a moderator types (the moderator role is picked
 #: with ``/settings role``, never typed)
 SERVER_KEYS: dict[str, str] = {
-    "rated_with_ai": "tables with AI players count for ratings",
-    "use_threads": "each table gets a thread for its deal summaries",
-    "turn_pings": "tell players when it is their turn",
+    "rated_with_ai": N_("tables with AI players count for ratings"),
+    "use_threads": N_("each table gets a thread for its deal summaries"),
+    "turn_pings": N_("tell players when it is their turn"),
+    "language": N_("the language of the server's tables (auto: the server's Discord language)"),
 }
-TURN_SECONDS = SettingSpec("turn_seconds", 90, (15, 3600), (0,), "seconds per turn; 0 = no timer")
+TURN_SECONDS_HELP = N_("seconds per turn; 0 = no timer")
+TURN_SECONDS = SettingSpec("turn_seconds", 90, (15, 3600), (0,), TURN_SECONDS_HELP)
 TURN_SECONDS_VALUES = (0, 30, 60, 90, 120, 180, 300, 600, 1800, 3600)
 MAX_CHOICES = 25
 CHOICE_MAX = 100
@@ -65,12 +74,12 @@ def _game_name(text: Any) -> str | None:
 def game_choices(current: str, *, server: bool = False) -> list[app_commands.Choice[str]]:
     low = (current or "").lower()
     pairs = [
-        (get_game(name).title, name)
+        (game_title(name, get_game(name).title), name)
         for name in GAMES
-        if low in name or low in get_game(name).title.lower()
+        if low in name or low in get_game(name).title.lower() or low in game_title(name).lower()
     ]
     if server and low in SERVER:
-        pairs.append(("Server switches (threads, pings, ratings with AI)", SERVER))
+        pairs.append((t("Server switches (threads, pings, ratings with AI, language)"), SERVER))
     return _choices(pairs)
 
 
@@ -90,7 +99,10 @@ async def settings_game_autocomplete(
 def setting_specs(game: str | None) -> list[SettingSpec]:
     """The settings a moderator may set for a game (or the server)."""
     if game == SERVER:
-        return [SettingSpec(k, False, None, None, h) for k, h in SERVER_KEYS.items()]
+        return [
+            SettingSpec(k, "auto" if k == "language" else False, None, None, h)
+            for k, h in SERVER_KEYS.items()
+        ]
     name = _game_name(game)
     if name is None:
         return []
@@ -99,16 +111,25 @@ def setting_specs(game: str | None) -> list[SettingSpec]:
 
 def describe(spec: SettingSpec) -> str:
     if spec.name == "turn_seconds":
-        return "0 (no timer) or 15..3600"
-    return spec.describe_range()
+        return t("0 (no timer) or 15..3600")
+    if spec.name == "language":
+        return ", ".join(language_choices())
+    return setting_range(spec)
+
+
+def help_text(spec: SettingSpec) -> str:
+    """A setting's help in the current language (server switches included)."""
+    if spec.help in SERVER_KEYS.values() or spec.help == TURN_SECONDS_HELP:
+        return t(spec.help)
+    return setting_help(spec)
 
 
 def key_choices(game: str | None, current: str) -> list[app_commands.Choice[str]]:
     low = (current or "").lower()
     return _choices(
-        (f"{s.name} ({describe(s)}) — {s.help}", s.name)
+        (f"{s.name} ({describe(s)}) — {help_text(s)}", s.name)
         for s in setting_specs(game)
-        if low in s.name.lower() or low in s.help.lower()
+        if low in s.name.lower() or low in s.help.lower() or low in help_text(s).lower()
     )
 
 
@@ -117,6 +138,8 @@ def suggested_values(spec: SettingSpec, partial: str = "") -> list[str]:
     first: true/false, the choices, and numbers within the bounds."""
     if isinstance(spec.default, bool):
         values = ["true", "false"]
+    elif spec.name == "language":
+        values = list(language_choices())
     elif spec.name == "turn_seconds":
         values = [str(v) for v in TURN_SECONDS_VALUES]
     else:
@@ -165,7 +188,7 @@ def value_choices(
     if spec is None:
         return []
     return _choices(
-        (f"{v}" + (" (default)" if v == _text(spec.default) else ""), v)
+        (t("{value} (default)", value=v) if v == _text(spec.default) else v, v)
         for v in suggested_values(spec, current)
     )
 
@@ -198,7 +221,7 @@ def option_choices(game: str | None, current: str) -> list[app_commands.Choice[s
         )
     low = last.lower()
     return _choices(
-        (f"{head}{s.name}=…  ({describe(s)}) {s.help}", f"{head}{s.name}=")
+        (f"{head}{s.name}=…  ({describe(s)}) {help_text(s)}", f"{head}{s.name}=")
         for s in specs
         if s.name not in given and s.name.startswith(low)
     )
@@ -210,8 +233,10 @@ def parse_options(text: str | None) -> dict[str, str]:
     for part in (text or "").replace(",", " ").split():
         key, sep, value = part.partition("=")
         if not sep or not key or not value:
-            raise InvalidVariant(
-                f"options look like 'rounds=3 max_bid=10' (got {clip(part, 40)!r})", "bad_option"
+            raise InvalidSetting(
+                "options look like 'rounds=3 max_bid=10' (got {value})",
+                "bad_option",
+                value=repr(clip(part, 40)),
             )
         options[key.strip()] = value.strip()
     return options
@@ -220,9 +245,12 @@ def parse_options(text: str | None) -> dict[str, str]:
 # -- tables ---------------------------------------------------------------------------------------
 def table_label(info: TableInfo) -> str:
     """``#12 Callbreak — 2/4 seated`` (or ``— playing``)."""
-    title = get_game(info.game).title
+    title = game_title(info.game, get_game(info.game).title)
     seated = sum(not s.empty for s in info.seats)
-    state = f"{seated}/{info.num_seats} seated" if info.status == "lobby" else info.status
+    if info.status == "lobby":
+        state = t("{seated}/{seats} seated", seated=seated, seats=info.num_seats)
+    else:
+        state = status_word(info.status)
     return f"#{info.id} {title} — {state}"
 
 

@@ -1,4 +1,8 @@
-"""/leaderboard, /stats and /rules (the rule book: ``bot/rulebook``)."""
+"""/leaderboard, /stats and /rules (the rule book: ``bot/rulebook``, in the
+caller's language when it is translated: ``bot/rulebook/<lang>/<game>.md``).
+
+/leaderboard is public (the server's language); /stats and /rules answer
+the caller alone (their language)."""
 
 from __future__ import annotations
 
@@ -6,10 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot import rulebook
 from bot.cogs.common import game_autocomplete
+from bot.i18n import current, t, using
+from bot.i18n.terms import game_title
 from bot.ui import render
 from bot.ui.actors import actor_of
 from bot.ui.text import fmt_score
@@ -47,14 +54,21 @@ def _for_discord(body: str) -> str:
     return "\n".join(out)
 
 
-def rules_embeds(game: str, pages: list[rulebook.Section]) -> list[discord.Embed]:
+def rules_embeds(
+    game: str, pages: list[rulebook.Section], lang: str | None = None
+) -> list[discord.Embed]:
     """Embeds for ``pages`` in order, as many as one message holds (10
     embeds, 6000 characters); the last one's footer names every section and
     how to open one."""
-    title = rulebook.title(game)
-    every = [s.title for s in rulebook.sections(game)]
+    title = rulebook.title(game, lang)
+    every = [s.title for s in rulebook.sections(game, lang)]
     footer = render.clip(
-        f"Sections: {' · '.join(every)}. Open one with /rules game:{game} section:", 2048
+        t(
+            "Sections: {sections}. Open one with /rules game:{game} section:",
+            sections=" · ".join(every),
+            game=game,
+        ),
+        2048,
     )
     embeds: list[discord.Embed] = []
     used = len(footer) + 24 + sum(len(t) + 3 for t in every)  # room for "Not shown here"
@@ -74,7 +88,9 @@ def rules_embeds(game: str, pages: list[rulebook.Section]) -> list[discord.Embed
     shown = {page.title for page in pages[: len(embeds)]}
     rest = [t for t in every if t not in shown]
     if len(pages) > len(embeds):  # the rest of the book: named first
-        footer = render.clip(f"Not shown here: {' · '.join(rest)}. {footer}", 2048)
+        footer = render.clip(
+            t("Not shown here: {sections}.", sections=" · ".join(rest)) + " " + footer, 2048
+        )
     embeds[-1].set_footer(text=footer)
     return embeds
 
@@ -88,8 +104,13 @@ async def section_autocomplete(
     except EngineError:
         return []
     low = (current or "").strip().lower()
-    titles = [s.title for s in rulebook.sections(game) if low in s.title.lower()]
+    titles = [s.title for s in rulebook.sections(game, _book_language()) if low in s.title.lower()]
     return [app_commands.Choice(name=t[:100], value=t[:100]) for t in titles[:25]]
+
+
+def _book_language() -> str:
+    """The rule book's language: the caller's (set for the command)."""
+    return current().code
 
 
 class Stats(commands.Cog):
@@ -97,27 +118,37 @@ class Stats(commands.Cog):
         self.bot = bot
 
     @app_commands.command(
-        name="leaderboard", description="The best players of a game on this server"
+        name="leaderboard", description=_("The best players of a game on this server")
     )
+    @app_commands.describe(game=_("The game"))
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction[Any], game: str) -> None:
         spec = get_game(game)
         rows = await self.bot.service.leaderboard(interaction.guild_id, spec.name)
-        if not rows:
-            await interaction.response.send_message(f"No {spec.title} games finished here yet.")
-            return
-        lines = [f"**{spec.title} leaderboard**"]
-        for i, r in enumerate(rows, 1):
-            lines.append(
-                f"{i}. <@{r.user_id}> — rating {r.rating:.1f}, {r.won}/{r.played} won, "
-                f"{fmt_score(r.points, _unit(spec.name))} points"
-            )
+        with using(await self.bot.languages.for_channel(interaction)):
+            title = game_title(spec.name, spec.title)
+            if not rows:
+                text = t("No {game} games finished here yet.", game=title)
+                await interaction.response.send_message(text)
+                return
+            lines = ["**" + t("{game} leaderboard", game=title) + "**"]
+            for i, r in enumerate(rows, 1):
+                row = t(
+                    "{who} — rating {rating}, {won}/{played} won, {points} points",
+                    who=f"<@{r.user_id}>",
+                    rating=f"{r.rating:.1f}",
+                    won=r.won,
+                    played=r.played,
+                    points=fmt_score(r.points, _unit(spec.name)),
+                )
+                lines.append(f"{i}. {row}")
         await interaction.response.send_message(
             render.clip("\n".join(lines)), allowed_mentions=discord.AllowedMentions.none()
         )
 
-    @app_commands.command(name="stats", description="A player's games on this server")
+    @app_commands.command(name="stats", description=_("A player's games on this server"))
+    @app_commands.describe(user=_("The player (default: you)"))
     @app_commands.guild_only()
     async def stats(
         self, interaction: discord.Interaction[Any], user: discord.User | None = None
@@ -127,14 +158,23 @@ class Stats(commands.Cog):
         if not rows:
             await interaction.response.send_message(
                 render.clip(
-                    f"{render.plain_name(who.display_name)} has no finished games here yet."
+                    t(
+                        "{name} has no finished games here yet.",
+                        name=render.plain_name(who.display_name),
+                    )
                 ),
                 ephemeral=True,
             )
             return
         lines = [f"**{render.plain_name(who.display_name)}**"]
         for game, r in rows.items():
-            lines.append(f"{get_game(game).title}: {r.won}/{r.played} won, rating {r.rating:.1f}")
+            row = t(
+                "{won}/{played} won, rating {rating}",
+                won=r.won,
+                played=r.played,
+                rating=f"{r.rating:.1f}",
+            )
+            lines.append(f"{game_title(game, get_game(game).title)}: {row}")
         await interaction.response.send_message(render.clip("\n".join(lines)), ephemeral=True)
 
     async def _phase(self, interaction: discord.Interaction[Any], game: str) -> str:
@@ -147,10 +187,10 @@ class Stats(commands.Cog):
         return ""
 
     @app_commands.command(
-        name="rules", description="A game's rule book and the settings in force here"
+        name="rules", description=_("A game's rule book and the settings in force here")
     )
     @app_commands.describe(
-        game="the game", section="one section of the rule book (names complete as you type)"
+        game=_("the game"), section=_("one section of the rule book (names complete as you type)")
     )
     @app_commands.autocomplete(game=game_autocomplete, section=section_autocomplete)
     async def rules(
@@ -161,21 +201,30 @@ class Stats(commands.Cog):
         or the section asked for.  No components: a slash option with
         autocomplete works the same after a restart."""
         spec = get_game(game)
-        title = rulebook.title(spec.name)
+        lang = _book_language()
+        title = rulebook.title(spec.name, lang)
         if section is not None and section.strip():
-            found = rulebook.section(spec.name, section)
+            found = rulebook.section(spec.name, section, lang) or rulebook.section(
+                spec.name, section
+            )
             if found is None:
-                names = ", ".join(s.title for s in rulebook.sections(spec.name))
-                text = f"⚠️ The {title} rule book has no section {quote(section)}; try: {names}."
+                names = ", ".join(s.title for s in rulebook.sections(spec.name, lang))
+                text = "⚠️ " + t(
+                    "The {book} rule book has no section {section}; try: {names}.",
+                    book=title,
+                    section=quote(section),
+                    names=names,
+                )
                 await interaction.response.send_message(render.clip(text), ephemeral=True)
                 return
             pages = [found]
         else:
-            pages = rulebook.for_phase(spec.name, await self._phase(interaction, spec.name))
+            phase = await self._phase(interaction, spec.name)
+            pages = rulebook.for_phase(spec.name, phase, lang)
         values = await self.bot.service.get_settings(interaction.guild_id, spec.name)
         await interaction.response.send_message(
             render.settings_text(spec.name, values),
-            embeds=rules_embeds(spec.name, pages),
+            embeds=rules_embeds(spec.name, pages, lang),
             ephemeral=True,
         )
 

@@ -4,7 +4,9 @@ Every call goes to the service with the caller's ``Actor`` (built from the
 interaction only); the service decides who may do what and its refusals
 (``EngineError``) reach the user as "⚠️ ..." through the app-command
 error handler.  This cog checks only what the service cannot know: that
-the bot may show a table in this channel at all.
+the bot may show a table in this channel at all.  Replies to the caller are
+in their language (set for the command by ``CardBot.in_their_language``);
+what the channel sees (the lobby) is in the server's.
 """
 
 from __future__ import annotations
@@ -15,31 +17,34 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.cogs.common import game_autocomplete, option_choices, parse_options, table_choices
+from bot.i18n import N_, t, using
 from bot.services.errors import TableNotFound
 from bot.ui import render
 from bot.ui.actors import actor_of
+from bot.ui.handler import joined_text
 from bot.ui.image import render_table_png
 from bot.ui.items import lobby_view, resign_confirm_view, table_view
-from engine import get_game
 
 if TYPE_CHECKING:
     from bot.client import CardBot
 
 #: what the bot needs in a channel to show a table there
+# i18n: the names of Discord's permissions, as your language's Discord client shows them
 NEEDED = (
-    ("view_channel", "View Channel"),
-    ("send_messages", "Send Messages"),
-    ("embed_links", "Embed Links"),
-    ("attach_files", "Attach Files"),
-    ("read_message_history", "Read Message History"),
+    ("view_channel", N_("View Channel")),
+    ("send_messages", N_("Send Messages")),
+    ("embed_links", N_("Embed Links")),
+    ("attach_files", N_("Attach Files")),
+    ("read_message_history", N_("Read Message History")),
 )
 #: and, when the server keeps each table's deal summaries in a thread
 NEEDED_FOR_THREADS = (
-    ("create_public_threads", "Create Public Threads"),
-    ("send_messages_in_threads", "Send Messages in Threads"),
+    ("create_public_threads", N_("Create Public Threads")),
+    ("send_messages_in_threads", N_("Send Messages in Threads")),
 )
 
 
@@ -53,7 +58,7 @@ def missing_permissions(
         return []
     if in_thread:
         needed = tuple(
-            ("send_messages_in_threads", "Send Messages in Threads")
+            ("send_messages_in_threads", N_("Send Messages in Threads"))
             if n == "send_messages"
             else (n, label)
             for n, label in NEEDED
@@ -64,21 +69,24 @@ def missing_permissions(
 
 
 def missing_text(missing: list[str], *, threads: bool) -> str:
-    names = ", ".join(f"**{m}**" for m in missing)
-    text = (
-        f"⚠️ I can't show a table in this channel: I'm missing {names} here. "
-        "A server admin can grant them in the channel's settings "
-        "(Edit Channel → Permissions → Card Table), or start the table in another channel."
+    names = ", ".join(f"**{t(m)}**" for m in missing)
+    text = "⚠️ " + t(
+        "I can't show a table in this channel: I'm missing {permissions} here. A server "
+        "admin can grant them in the channel's settings (Edit Channel → Permissions → Card "
+        "Table), or start the table in another channel.",
+        permissions=names,
     )
     if threads and all(m in dict(NEEDED_FOR_THREADS).values() for m in missing):
-        text += (
-            " Or turn tables' threads off: `/settings set game:server key:use_threads value:false`."
+        text += " " + t(
+            "Or turn tables' threads off: `/settings set game:server key:use_threads value:false`."
         )
     return render.clip(text)
 
 
 class Tables(
-    commands.GroupCog, group_name="table", group_description="Card tables: create, join and play"
+    commands.GroupCog,
+    group_name="table",
+    group_description=_("Card tables: create, join and play"),
 ):
     def __init__(self, bot: CardBot) -> None:
         self.bot = bot
@@ -120,9 +128,9 @@ class Tables(
         return option_choices(getattr(interaction.namespace, "game", None), current)
 
     # -- commands ------------------------------------------------------------------------------
-    @app_commands.command(name="new", description="Open a table for a game and post its lobby")
+    @app_commands.command(name="new", description=_("Open a table for a game and post its lobby"))
     @app_commands.describe(
-        game="The game to play", options="Settings for this table, e.g. rounds=3 max_bid=10"
+        game=_("The game to play"), options=_("Settings for this table, e.g. rounds=3 max_bid=10")
     )
     @app_commands.autocomplete(game=game_autocomplete, options=_options)
     async def new(
@@ -144,28 +152,27 @@ class Tables(
         info = await self.service.create_table(
             actor, game=game, channel_id=interaction.channel_id, options=parse_options(options)
         )
-        response = await interaction.response.send_message(
-            embed=render.lobby_embed(info), view=lobby_view(info)
-        )
+        with using(await self.bot.languages.for_channel(interaction)):
+            embed, view = render.lobby_embed(info), lobby_view(info)
+        response = await interaction.response.send_message(embed=embed, view=view)
         await self.service.set_message(
             info.id, channel_id=interaction.channel_id, message_id=response.message_id
         )
 
-    @app_commands.command(name="join", description="Take a seat at a table")
-    @app_commands.describe(table="An open table of this server")
+    @app_commands.command(name="join", description=_("Take a seat at a table"))
+    @app_commands.describe(table=_("An open table of this server"))
     @app_commands.autocomplete(table=_lobbies)
     async def join(self, interaction: discord.Interaction[Any], table: int) -> None:
         actor = actor_of(interaction)
         info = await self.service.join(table, actor)
-        seat = info.seat_of(actor.user_id)
-        where = f" (seat {seat + 1})" if seat is not None else ""
         await interaction.response.send_message(
-            f"You joined table #{info.id}{where}.", ephemeral=True
+            joined_text(info.id, info.seat_of(actor.user_id)), ephemeral=True
         )
 
     @app_commands.command(
-        name="leave", description="Leave a lobby, or resign a game (an AI takes your seat)"
+        name="leave", description=_("Leave a lobby, or resign a game (an AI takes your seat)")
     )
+    @app_commands.describe(table=_("One of your tables (default: your newest)"))
     @app_commands.autocomplete(table=_mine)
     async def leave(self, interaction: discord.Interaction[Any], table: int | None = None) -> None:
         actor = actor_of(interaction)
@@ -173,22 +180,29 @@ class Tables(
         info = await self.service.get_table(table_id, actor)
         if info.status == "playing" and info.seat_of(actor.user_id) is not None:
             await interaction.response.send_message(
-                f"Leave table #{table_id}? An AI plays your seat from now on and the game "
-                "counts as a **loss** for you.",
+                t(
+                    "Leave table #{table}? An AI plays your seat from now on and the game "
+                    "counts as a **loss** for you.",
+                    table=table_id,
+                ),
                 view=resign_confirm_view(info),
                 ephemeral=True,
             )
             return
         await self.service.leave(table_id, actor)
-        await interaction.response.send_message(f"You left table #{table_id}.", ephemeral=True)
+        await interaction.response.send_message(
+            t("You left table #{table}.", table=table_id), ephemeral=True
+        )
 
-    @app_commands.command(name="hand", description="Show your hand (only you can see it)")
+    @app_commands.command(name="hand", description=_("Show your hand (only you can see it)"))
+    @app_commands.describe(table=_("One of your tables (default: your newest)"))
     @app_commands.autocomplete(table=_mine)
     async def hand(self, interaction: discord.Interaction[Any], table: int | None = None) -> None:
         table_id = await self._pick_table(interaction, table)
         await self.bot.components.send_hand(interaction, table_id)
 
-    @app_commands.command(name="status", description="Show a table (only to you)")
+    @app_commands.command(name="status", description=_("Show a table (only to you)"))
+    @app_commands.describe(table=_("A table of this server (default: your newest)"))
     @app_commands.autocomplete(table=_any)
     async def status(self, interaction: discord.Interaction[Any], table: int | None = None) -> None:
         actor = actor_of(interaction)
@@ -203,7 +217,7 @@ class Tables(
             view,
             render.seat_names(info),
             away=[s.away for s in info.seats],
-            title=f"{get_game(info.game).title} — table #{info.id}",
+            title=render.table_title(info),
         )
         embed = render.table_embed(info, view)
         embed.set_image(url="attachment://table.png")
@@ -213,14 +227,17 @@ class Tables(
             attachments=[discord.File(io.BytesIO(png), filename="table.png")],
         )
 
-    @app_commands.command(name="abandon", description="End a table (host or moderator)")
+    @app_commands.command(name="abandon", description=_("End a table (host or moderator)"))
+    @app_commands.describe(table=_("A table of this server (default: your newest)"))
     @app_commands.autocomplete(table=_any)
     async def abandon(
         self, interaction: discord.Interaction[Any], table: int | None = None
     ) -> None:
         table_id = await self._pick_table(interaction, table)
         await self.service.abandon(table_id, actor_of(interaction))
-        await interaction.response.send_message(f"Table #{table_id} was abandoned.", ephemeral=True)
+        await interaction.response.send_message(
+            t("Table #{table} was abandoned.", table=table_id), ephemeral=True
+        )
 
 
 async def setup(bot: CardBot) -> None:

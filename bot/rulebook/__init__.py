@@ -12,6 +12,10 @@ Each file has a ``# Title``, an introduction, then ``## `` sections; the
 ``## Settings`` section holds a table ``| setting | default | range |
 meaning |`` whose default and range cells are spelled as
 ``format_value`` and ``SettingSpec.describe_range`` spell them.
+
+Translations sit in ``bot/rulebook/<lang>/<game>.md`` (``tr``, ``hy``,
+``ne``, ``hi``) with the same sections in the same order; ``lang=`` picks
+one, and a game without a translated book reads in English.
 """
 
 from __future__ import annotations
@@ -61,22 +65,34 @@ def game_name(text: str) -> str:
     return get_game(text).name
 
 
-def text(game: str) -> str:
-    """The whole rule book of ``game`` as Markdown."""
+def language_of(game: str, lang: str | None) -> str | None:
+    """``lang`` when the game's book is translated into it, else None (English)."""
+    if not lang or not lang.isalpha():
+        return None
+    path = resources.files(__name__).joinpath(lang, f"{game_name(game)}.md")
+    return lang if path.is_file() else None
+
+
+def text(game: str, lang: str | None = None) -> str:
+    """The whole rule book of ``game`` as Markdown (in ``lang`` when translated)."""
     name = game_name(game)
-    return resources.files(__name__).joinpath(f"{name}.md").read_text(encoding="utf-8")
+    folder = resources.files(__name__)
+    chosen = language_of(name, lang)
+    if chosen is not None:
+        folder = folder.joinpath(chosen)
+    return folder.joinpath(f"{name}.md").read_text(encoding="utf-8")
 
 
-def title(game: str) -> str:
-    first = text(game).splitlines()[0]
+def title(game: str, lang: str | None = None) -> str:
+    first = text(game, lang).splitlines()[0]
     return first.lstrip("#").strip()
 
 
-def sections(game: str) -> list[Section]:
+def sections(game: str, lang: str | None = None) -> list[Section]:
     """The introduction (as "Overview") and every ``##`` section, in order."""
     out: list[Section] = []
     current, lines = OVERVIEW, []
-    for line in text(game).splitlines():
+    for line in text(game, lang).splitlines():
         match = _HEADING.match(line)
         if match:
             out.append(Section(current, "\n".join(lines).strip()))
@@ -87,10 +103,10 @@ def sections(game: str) -> list[Section]:
     return [s for s in out if s.body]
 
 
-def section(game: str, wanted: str) -> Section | None:
+def section(game: str, wanted: str, lang: str | None = None) -> Section | None:
     """The section whose title is ``wanted`` (case and spaces ignored)."""
     key = " ".join(wanted.split()).lower()
-    for sec in sections(game):
+    for sec in sections(game, lang):
         if sec.title.lower() == key:
             return sec
     return None
@@ -105,13 +121,19 @@ PHASE_WORDS = {
 }
 
 
-def for_phase(game: str, phase: str) -> list[Section]:
+def for_phase(game: str, phase: str, lang: str | None = None) -> list[Section]:
     """Every section, the one that explains ``phase`` first (a player at a
-    running table asking for the rules is most likely stuck right there)."""
-    every = sections(game)
+    running table asking for the rules is most likely stuck right there).
+    A translated book has the English book's sections in the same order, so
+    the section is found by its English title's place."""
+    english = sections(game)
+    every = sections(game, lang)
     words = PHASE_WORDS.get(phase, ())
-    first = next((s for s in every if any(w in s.title.lower() for w in words)), None)
-    return every if first is None else [first, *(s for s in every if s is not first)]
+    at = next((i for i, s in enumerate(english) if any(w in s.title.lower() for w in words)), None)
+    if at is None or len(every) != len(english):
+        return every
+    first = every[at]
+    return [first, *(s for s in every if s is not first)]
 
 
 def _cell(raw: str) -> str:
@@ -145,6 +167,9 @@ def add_parser(sub: Any) -> None:
     """Register ``rules`` on ``python -m bot``'s subparsers."""
     rules = sub.add_parser("rules", help="print a game's rule book")
     rules.add_argument("game", help=f"one of: {', '.join(GAMES)}")
+    rules.add_argument(
+        "--lang", default=None, help="the book's language: en, tr, hy, ne, hi (default: $LANG)"
+    )
 
 
 def cli_rules(
@@ -153,8 +178,15 @@ def cli_rules(
     """Print the rule book; an unknown game is one line on stderr, exit 2."""
     out = out or sys.stdout
     err = err or sys.stderr
+    lang = getattr(args, "lang", None)
+    if lang is None:
+        import os
+
+        from bot.i18n.locales import from_environment
+
+        lang = from_environment(os.environ)
     try:
-        book = text(args.game)
+        book = text(args.game, lang)
     except EngineError as exc:
         print(f"python -m bot rules: {exc}", file=err)
         return 2

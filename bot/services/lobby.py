@@ -55,7 +55,7 @@ class LobbyMixin:
         variant = spec.Variant.from_options({**defaults, **options})
         seats = spec.num_seats(variant)
         if host_seat is not None and not 0 <= host_seat < seats:
-            raise ServiceError(f"your seat must be 1..{seats}", "bad_seat")
+            raise ServiceError("your seat must be 1..{seats}", "bad_seat", seats=seats)
         seed = self.new_seed() if seed is None else checked_seed(seed)
         table_id = await self.store.create_table(
             seats,
@@ -90,7 +90,9 @@ class LobbyMixin:
         if len(mine) >= self.max_open_per_host:
             ids = ", ".join(f"#{t.id}" for t in mine)
             raise TooManyTables(
-                f"you already host {len(mine)} open tables here ({ids}): finish or cancel one first"
+                "you already host {count} open tables here ({ids}): finish or cancel one first",
+                count=len(mine),
+                ids=ids,
             )
 
     async def join(self, table_id: int, actor: Actor) -> TableInfo:
@@ -138,8 +140,9 @@ class LobbyMixin:
     async def add_ai(self, table_id: int, actor: Actor, difficulty: str = "normal") -> TableInfo:
         if difficulty not in DIFFICULTIES:
             raise ServiceError(
-                f"unknown difficulty {str(difficulty)[:20]!r}: choose easy, normal or hard",
+                "unknown difficulty {value}: choose easy, normal or hard",
                 "bad_difficulty",
+                value=repr(str(difficulty)[:20]),
             )
         live = await self._table_for(table_id, actor)
         async with live.lock:
@@ -163,7 +166,7 @@ class LobbyMixin:
             self._require_status(live, "lobby", "remove a player")
             self._require_host(live, actor)
             if not 0 <= seat < len(live.seats) or live.seats[seat].empty:
-                raise ServiceError(f"seat {seat + 1} is already empty", "empty_seat")
+                raise ServiceError("seat {seat} is already empty", "empty_seat", seat=seat + 1)
             if live.seats[seat].user_id == actor.user_id:
                 raise ServiceError("you cannot remove yourself: use Leave", "kick_self")
             await self.store.update_seat(table_id, seat, user_id=None, name="", ai=None)
@@ -175,7 +178,7 @@ class LobbyMixin:
     async def remove_ai(self, table_id: int, actor: Actor, seat: int) -> TableInfo:
         live = await self._table_for(table_id, actor)
         if not 0 <= seat < len(live.seats) or live.seats[seat].ai is None:
-            raise ServiceError(f"seat {seat + 1} has no AI player", "not_ai")
+            raise ServiceError("seat {seat} has no AI player", "not_ai", seat=seat + 1)
         return await self.kick(table_id, actor, seat)
 
     async def start_table(
@@ -192,8 +195,9 @@ class LobbyMixin:
             empty = [s.seat for s in live.seats if s.empty]
             if empty and fill_ai is None:
                 raise WrongStatus(
-                    f"{len(empty)} seat(s) are still empty: wait for players or add AI players",
+                    "{count} seat(s) are still empty: wait for players or add AI players",
                     "seats_empty",
+                    count=len(empty),
                 )
             for seat in empty:
                 await self._seat_ai(live, seat, fill_ai or "normal")
@@ -212,7 +216,9 @@ class LobbyMixin:
         moderator = await self.settings.is_moderator(actor)
         async with live.lock:
             if not live.active:
-                raise WrongStatus(f"table #{table_id} is already {live.status}")
+                raise WrongStatus(
+                    "table #{table} is already {status}", table=table_id, status=live.status
+                )
             if actor.user_id != live.host_id and not moderator:
                 raise NotHost("only the host or a moderator can end this table")
             await self._abandon_locked(live)

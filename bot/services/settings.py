@@ -2,16 +2,22 @@
 turn timer, and a few guild-wide switches.  Every value is validated (game
 options by the engine's ``Variant``) before it is stored, and every change
 is authorised here from the caller's ``Actor`` (moderators only), so no
-front end can change a setting without the check."""
+front end can change a setting without the check.
+
+The server's ``language`` (``auto``: the server's Discord language) and a
+person's own language (``user_language``, set with ``/language``) live here
+too: Discord has no Armenian or Nepali client locale, so those players and
+servers choose theirs (``bot.i18n.locales`` says who gets which)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from bot.db.repositories import Store
+from bot.i18n.locales import AUTO, choices, normalize
 from bot.services.actor import Actor
-from bot.services.errors import NotModerator, ServiceError
-from engine import InvalidVariant, get_game
+from bot.services.errors import InvalidSetting, NotModerator, ServiceError
+from engine import get_game
 
 TURN_SECONDS = (0, 3600)  # 0 = no timer
 GUILD_DEFAULTS: dict[str, Any] = {
@@ -19,6 +25,7 @@ GUILD_DEFAULTS: dict[str, Any] = {
     "use_threads": True,
     "turn_pings": True,
     "moderator_role_id": None,
+    "language": AUTO,
 }
 MAX_VALUE_LENGTH = 64
 MAX_ROLE_ID = 2**63 - 1
@@ -61,12 +68,14 @@ class GuildSettings:
                 raise ValueError(text)
             seconds = int(text)
         except ValueError:
-            raise InvalidVariant(
-                f"turn_seconds must be a whole number of seconds (got {value!r})"
+            raise InvalidSetting(
+                "turn_seconds must be a whole number of seconds (got {value})", value=repr(value)
             ) from None
         if not (seconds == 0 or 15 <= seconds <= TURN_SECONDS[1]):
-            raise InvalidVariant(
-                f"turn_seconds must be 0 (no timer) or 15..3600 (got {seconds})", "out_of_range"
+            raise InvalidSetting(
+                "turn_seconds must be 0 (no timer) or 15..3600 (got {value})",
+                "out_of_range",
+                value=seconds,
             )
         return seconds
 
@@ -117,8 +126,10 @@ class GuildSettings:
         guild_id = await self.require_moderator(actor)
         if key not in GUILD_DEFAULTS:
             raise ServiceError(
-                f"unknown server setting {_clipped(key)!r}; known: {', '.join(GUILD_DEFAULTS)}",
+                "unknown server setting {setting}; known: {known}",
                 "unknown_setting",
+                setting=repr(_clipped(key)),
+                known=", ".join(GUILD_DEFAULTS),
             )
         text = _clipped(value_text).strip().lower()
         if key == "moderator_role_id":
@@ -128,16 +139,49 @@ class GuildSettings:
                 value = int(text)
             else:
                 raise ServiceError("moderator_role_id must be a role (or 'none')", "bad_setting")
+        elif key == "language":
+            value = self.parse_language(text)
         elif text in TRUE:
             value = True
         elif text in FALSE:
             value = False
         else:
             raise ServiceError(
-                f"{key} must be true or false (got {_clipped(value_text)!r})", "bad_setting"
+                "{setting} must be true or false (got {value})",
+                "bad_setting",
+                setting=key,
+                value=repr(_clipped(value_text)),
             )
         await self.store.put_setting(guild_id, "", key, value)
         return await self.guild_settings(guild_id)
+
+    @staticmethod
+    def parse_language(text: str) -> str:
+        """``auto`` or a language code we speak (``tr``, ``hy``, ``ne``, ``hi``, ``en``)."""
+        value = text.strip().lower()
+        if value == AUTO:
+            return AUTO
+        code = normalize(value)
+        if code is None or code != value.split("-")[0]:
+            raise ServiceError(
+                "language must be one of: {choices} (got {value})",
+                "bad_setting",
+                choices=", ".join(choices()),
+                value=repr(value),
+            )
+        return code
+
+    # -- a person's own language ------------------------------------------------------
+    async def user_language(self, user_id: int) -> str | None:
+        """The language a person chose with ``/language`` (None: not chosen)."""
+        value = (await self.store.user_settings(user_id)).get("language")
+        return normalize(value) if isinstance(value, str) else None
+
+    async def set_user_language(self, actor: Actor, text: str) -> str | None:
+        """Store a person's language (``auto``: forget it, follow Discord)."""
+        code = self.parse_language(_clipped(text))
+        await self.store.put_user_setting(actor.user_id, "language", code)
+        return None if code == AUTO else code
 
     async def set_moderator_role(self, actor: Actor, role_id: int | None) -> dict[str, Any]:
         """Name the server's moderator role (a role picked in Discord, not typed)."""
@@ -149,6 +193,8 @@ def _clipped(value: Any) -> str:
     text = str(value)
     if len(text) > MAX_VALUE_LENGTH:
         raise ServiceError(
-            f"that value is too long (at most {MAX_VALUE_LENGTH} characters)", "bad_setting"
+            "that value is too long (at most {limit} characters)",
+            "bad_setting",
+            limit=MAX_VALUE_LENGTH,
         )
     return text

@@ -90,7 +90,7 @@ def _store_errors_as_service_errors(cls: type[Any]) -> type[Any]:
             except StoreUnavailable as exc:
                 log.warning("%s: store unavailable: %s", method.__name__, exc)
                 if not exc.retryable:
-                    raise ServiceError(str(exc), "damaged") from exc
+                    raise ServiceError("{detail}", "damaged", detail=str(exc)) from exc
                 raise TableBusy(BUSY) from exc
 
         return guarded
@@ -227,7 +227,7 @@ class TableService(LobbyMixin, TurnsMixin):
     async def _load(self, table_id: int) -> LiveTable:
         loaded = await self.store.table(table_id)
         if loaded is None:
-            raise TableNotFound(f"there is no table #{table_id}")
+            raise TableNotFound("there is no table #{table}", table=table_id)
         row, seat_rows = loaded
         moves: list[tuple[int, str, int]] = []
         if row.status in ("playing", "finished"):
@@ -256,16 +256,20 @@ class TableService(LobbyMixin, TurnsMixin):
         )
         if row.status in ("playing", "finished"):
             if [seq for seq, _, _ in moves] != list(range(len(moves))):
-                raise ServiceError(f"the action log of table #{row.id} has gaps", "corrupt_log")
+                raise ServiceError(
+                    "the action log of table #{table} has gaps", "corrupt_log", table=row.id
+                )
             live.state = get_game(row.game).replay(
                 [notation for _, notation, _ in moves], seed=row.seed, variant=live.variant
             )
             live.actors = [seat for _, _, seat in moves]
             if len(live.seats) != live.state.num_seats:
                 raise ServiceError(
-                    f"table #{row.id} has {len(live.seats)} seat rows for a "
-                    f"{live.state.num_seats}-seat game",
+                    "table #{table} has {rows} seat rows for a {seats}-seat game",
                     "corrupt_seats",
+                    table=row.id,
+                    rows=len(live.seats),
+                    seats=live.state.num_seats,
                 )
         return live
 
@@ -280,7 +284,9 @@ class TableService(LobbyMixin, TurnsMixin):
     async def _live(self, table_id: int) -> LiveTable:
         if table_id in self.broken:
             raise ServiceError(
-                f"table #{table_id} could not be restored and is out of play", "table_broken"
+                "table #{table} could not be restored and is out of play",
+                "table_broken",
+                table=table_id,
             )
         live = self.tables.get(table_id) or self.recent.get(table_id)
         if live is None:
@@ -294,7 +300,7 @@ class TableService(LobbyMixin, TurnsMixin):
             finally:
                 self._loading.pop(table_id, None)
             if not self.owns(live.guild_id, live.channel_id):
-                raise TableNotFound(f"there is no table #{table_id} here")
+                raise TableNotFound("there is no table #{table} here", table=table_id)
             if live.active:
                 live = self.tables.setdefault(table_id, live)
                 if table_id in self._pending:  # asked for before its turn to resume
@@ -319,7 +325,7 @@ class TableService(LobbyMixin, TurnsMixin):
         of another server is refused exactly like one that does not exist."""
         live = await self._live(table_id)
         if not actor.in_scope(live.guild_id, live.channel_id):
-            raise TableNotFound(f"there is no table #{table_id} here")
+            raise TableNotFound("there is no table #{table} here", table=table_id)
         return live
 
     def _remember_ended(self, live: LiveTable) -> None:
@@ -375,7 +381,9 @@ class TableService(LobbyMixin, TurnsMixin):
             action = state.game.parse_action(action_text)
             if state.decider != seat:
                 waiting = live.seats[state.decider].name if state.decider is not None else "nobody"
-                raise NotYourTurn(f"it is not your turn: waiting for {waiting}")
+                raise NotYourTurn(
+                    f"it is not your turn: waiting for {waiting}", params={"waiting": waiting}
+                )
             after = state.clone()
             events = after.apply(action, seat=seat)  # raises with the rule, changes nothing
             back = live.seats[seat].away or live.expiries.get(seat, 0) > 0
@@ -528,7 +536,9 @@ class TableService(LobbyMixin, TurnsMixin):
         mode = str(mode).strip().lower()[:16]
         if mode not in PING_MODES:
             raise ServiceError(
-                f"choose how to be told it is your turn: {', '.join(PING_MODES)}", "bad_setting"
+                "choose how to be told it is your turn: {modes}",
+                "bad_setting",
+                modes=", ".join(PING_MODES),
             )
         await self.store.put_user_setting(actor.user_id, "ping", mode)
         self._pings[actor.user_id] = mode
@@ -605,7 +615,12 @@ class TableService(LobbyMixin, TurnsMixin):
     @staticmethod
     def _require_status(live: LiveTable, status: str, verb: str) -> None:
         if live.status != status:
-            raise WrongStatus(f"you cannot {verb} now: table #{live.id} is {live.status}")
+            raise WrongStatus(
+                "you cannot {verb} now: table #{table} is {status}",
+                verb=verb,
+                table=live.id,
+                status=live.status,
+            )
 
     @staticmethod
     def _require_host(live: LiveTable, actor: Actor) -> None:
@@ -624,7 +639,7 @@ class TableService(LobbyMixin, TurnsMixin):
     def _seat_of(live: LiveTable, actor: Actor) -> int:
         seat = live.seat_of(actor.user_id)
         if seat is None:
-            raise NotSeated(f"you are not seated at table #{live.id}")
+            raise NotSeated("you are not seated at table #{table}", table=live.id)
         return seat
 
     @staticmethod
@@ -632,7 +647,7 @@ class TableService(LobbyMixin, TurnsMixin):
         for seat in live.seats:
             if seat.empty:
                 return seat.seat
-        raise TableFull(f"table #{live.id} is full")
+        raise TableFull("table #{table} is full", table=live.id)
 
 
 __all__ = ["DIFFICULTIES", "Actor", "EngineError", "TableService"]

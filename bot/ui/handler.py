@@ -5,7 +5,9 @@ The service decides everything (who may start, whose turn it is, whether a
 button is stale); this module only turns a component id into a call and
 the result -- or the refusal, always a clear message to the clicker alone,
 with nothing changed -- into an answer.  It never touches the channel:
-the presenter's per-table task delivers what everyone sees.
+the presenter's per-table task delivers what everyone sees.  Answers are
+in the clicker's language (``Languages.for_person``), set for the whole
+click before anything is rendered.
 """
 
 from __future__ import annotations
@@ -15,6 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import N_, set_current, t
+from bot.i18n.errors import error_text
+from bot.i18n.terms import difficulty_word
 from bot.services.errors import NotSeated, ServiceError, StaleAction, WrongStatus
 from bot.ui import items
 from bot.ui.actors import actor_of
@@ -30,15 +35,29 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 HAND_VERBS = frozenset({"hand", "act", "pick", "page", "lvl"})
 LEVELS = ("easy", "normal", "hard")
-RESIGN_QUESTION = "Leave the game? An AI takes your seat and it counts as a loss."
-FAILED = "⚠️ Something went wrong; the table is unchanged. Please try again."
+RESIGN_QUESTION = N_("Leave the game? An AI takes your seat and it counts as a loss.")
+FAILED = N_("Something went wrong; the table is unchanged. Please try again.")
+#: what a malformed component carried, for its refusal
+WHAT = {
+    "seat": N_("that seat cannot be used now"),
+    "page": N_("that page cannot be used now"),
+    "level": N_("that bid level cannot be used now"),
+    "choice": N_("that choice cannot be used now"),
+}
 
 
 def _index(text: str | None, what: str) -> int:
     """A small non-negative number from a custom_id or a select value."""
     if text is None or not text.isascii() or not text.isdigit() or len(text) > 4:
-        raise ServiceError(f"that {what} cannot be used now", "bad_component")
+        raise ServiceError(WHAT[what], "bad_component")
     return int(text)
+
+
+def joined_text(table: int, seat: int | None) -> str:
+    """``You joined table #12 (seat 2).``"""
+    if seat is None:
+        return t("You joined table #{table}.", table=table)
+    return t("You joined table #{table} (seat {seat}).", table=table, seat=seat + 1)
 
 
 class ComponentHandler:
@@ -57,6 +76,7 @@ class ComponentHandler:
         self, interaction: discord.Interaction[Any], cid: ComponentId, value: str | None
     ) -> None:
         issued = self.hands.clock()
+        set_current(await self.bot.languages.for_person(interaction))
         try:
             await acknowledge(interaction)
         except discord.HTTPException as exc:  # the click expired on the way: nobody to tell
@@ -65,14 +85,14 @@ class ComponentHandler:
         try:
             await self._dispatch(interaction, cid, value, issued)
         except StaleAction as exc:
-            await self._refresh_hand(interaction, cid, f"⏳ {exc}.", issued)
+            await self._refresh_hand(interaction, cid, f"⏳ {error_text(exc)}.", issued)
         except EngineError as exc:
             await self._refuse(interaction, cid, exc, issued)
         except discord.HTTPException as exc:
             log.warning("table %s: could not answer a click (%s)", cid.table, exc)
         except Exception:
             log.exception("table %s: click %s failed", cid.table, cid.verb)
-            await self._quietly(answer(interaction, FAILED))
+            await self._quietly(answer(interaction, "⚠️ " + t(FAILED)))
         problem = self.bot.presenter.take_problem(cid.table)
         if problem:
             await self._quietly(whisper(interaction, problem))
@@ -91,47 +111,53 @@ class ComponentHandler:
             await self._hand(interaction, cid, value, issued)
         elif verb == "join":
             info = await svc.join(table, actor)
-            seat = info.seat_of(actor.user_id)
-            where = f" (seat {seat + 1})" if seat is not None else ""
-            await answer(interaction, f"You joined table #{table}{where}.")
+            await answer(interaction, joined_text(table, info.seat_of(actor.user_id)))
         elif verb == "leave":
             info = await svc.leave(table, actor)
             if info.status == "playing":
-                await answer(interaction, f"You left table #{table}: an AI plays your seat.")
+                await answer(
+                    interaction, t("You left table #{table}: an AI plays your seat.", table=table)
+                )
             else:
-                await answer(interaction, f"You left table #{table}.")
+                await answer(interaction, t("You left table #{table}.", table=table))
         elif verb == "ai":
             level = cid.arg if cid.arg in LEVELS else "normal"
             await svc.add_ai(table, actor, level)
-            await answer(interaction, f"An AI player ({level}) took a seat.")
+            await answer(
+                interaction,
+                t("An AI player ({difficulty}) took a seat.", difficulty=difficulty_word(level)),
+            )
         elif verb == "kick":
             seat = _index(value, "seat")
             await svc.kick(table, actor, seat)
-            await answer(interaction, f"Seat {seat + 1} is free again.")
+            await answer(interaction, t("Seat {seat} is free again.", seat=seat + 1))
         elif verb in ("start", "fill"):
             await self._start(interaction, cid, actor)
         elif verb == "cancel":
             await svc.abandon(table, actor)
-            await answer(interaction, f"Table #{table} was cancelled.")
+            await answer(interaction, t("Table #{table} was cancelled.", table=table))
         elif verb == "back":
             await svc.back(table, actor)
             await answer(
                 interaction,
-                "Welcome back: you play your own turns again. Press **Show my hand** to play.",
+                t("Welcome back: you play your own turns again. Press **Show my hand** to play."),
             )
         elif verb == "resign":
             info = await svc.get_table(table, actor)
             if info.seat_of(actor.user_id) is None:
-                raise NotSeated(f"you are not seated at table #{table}")
-            await answer(interaction, RESIGN_QUESTION, view=items.resign_confirm_view(info))
+                raise NotSeated("you are not seated at table #{table}", table=table)
+            await answer(interaction, t(RESIGN_QUESTION), view=items.resign_confirm_view(info))
         elif verb == "resignok":
             await svc.resign(table, actor)
-            await answer(interaction, f"You left table #{table}: an AI plays your seat now.")
+            await answer(
+                interaction, t("You left table #{table}: an AI plays your seat now.", table=table)
+            )
         elif verb == "rematch":
             new = await svc.rematch(table, actor)
             self.bot.presenter.post_lobby(new)
             await answer(
-                interaction, f"Rematch: table #{new.id} is open, its lobby is posted here."
+                interaction,
+                t("Rematch: table #{table} is open, its lobby is posted here.", table=new.id),
             )
         else:
             raise ServiceError("that button is not one Card Table knows", "unknown_verb")
@@ -150,11 +176,17 @@ class ComponentHandler:
             info = await self.service.get_table(cid.table, actor)
             await answer(
                 interaction,
-                f"⚠️ {exc}. Or fill them with AI players and start now:",
+                "⚠️ "
+                + t(
+                    "{problem}. Or fill them with AI players and start now:",
+                    problem=error_text(exc),
+                ),
                 view=items.fill_view(info),
             )
             return
-        await answer(interaction, "The game has started: press **Show my hand** to see your cards.")
+        await answer(
+            interaction, t("The game has started: press **Show my hand** to see your cards.")
+        )
 
     # -- the hand ---------------------------------------------------------------------------
     async def _hand(
@@ -170,7 +202,7 @@ class ComponentHandler:
             page = _index(cid.arg, "page")
             await self.hands.show(interaction, cid.table, page=page, issued=issued)
         elif cid.verb == "lvl":
-            level = _index(value, "bid level")
+            level = _index(value, "level")
             await self.hands.show(interaction, cid.table, level=level, issued=issued)
         else:
             await self._act(interaction, cid, cid.arg if cid.verb == "act" else value, issued)
@@ -205,7 +237,7 @@ class ComponentHandler:
         try:
             await self.hands.show(interaction, cid.table, note=note, issued=issued)
         except EngineError as exc:
-            await self._quietly(answer(interaction, f"⚠️ {exc}"))
+            await self._quietly(answer(interaction, f"⚠️ {error_text(exc)}"))
         except discord.HTTPException as exc:
             log.warning("table %s: could not refresh a hand (%s)", cid.table, exc)
 
@@ -217,9 +249,9 @@ class ComponentHandler:
         issued: float,
     ) -> None:
         if cid.verb in HAND_VERBS - {"hand"}:
-            await self._refresh_hand(interaction, cid, f"⚠️ {exc}", issued)
+            await self._refresh_hand(interaction, cid, f"⚠️ {error_text(exc)}", issued)
         else:
-            await self._quietly(answer(interaction, f"⚠️ {exc}"))
+            await self._quietly(answer(interaction, f"⚠️ {error_text(exc)}"))
 
     @staticmethod
     async def _quietly(reply: Any) -> None:

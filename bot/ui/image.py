@@ -23,6 +23,8 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import t, tn, tp
+from bot.i18n.terms import game_title
 from bot.ui.picture_cards import card_image, suit_colour
 from bot.ui.picture_facts import (
     TEAM_COLOURS,
@@ -77,7 +79,7 @@ def _seat_names(view: Observation, names: Sequence[str]) -> list[str]:
     a missing or blank name becomes "Seat n"."""
     cleaned = [" ".join(str(name).split()) for name in names]
     return [
-        cleaned[s] if s < len(cleaned) and cleaned[s] else f"Seat {s + 1}"
+        cleaned[s] if s < len(cleaned) and cleaned[s] else t("Seat {seat}", seat=s + 1)
         for s in range(view.num_seats)
     ]
 
@@ -88,7 +90,9 @@ def _trump_chip(canvas: Image.Image, view: Observation, right: float) -> float:
         return right
     x0, x1 = right - 54, right
     panel(canvas, (x0, 8, x1, HEADER - 8), radius=8, fill=(248, 248, 242))
-    draw_text(canvas, "TRUMP", (x0 + x1) / 2, 21, 10, (110, 110, 110), bold=True, align="centre")
+    # i18n: the caption of the trump chip on the picture (tiny: a short word, capitals)
+    caption = tp("picture", "TRUMP")
+    draw_text(canvas, caption, (x0 + x1) / 2, 21, 10, (110, 110, 110), bold=True, align="centre")
     if view.trump in ("S", "H", "D", "C"):
         symbol = label(SUIT_SYMBOLS[view.trump], 26, suit_colour(view.trump))
         box = symbol.image.getbbox() or (0, 0, symbol.image.width, symbol.image.height)
@@ -98,7 +102,7 @@ def _trump_chip(canvas: Image.Image, view: Observation, right: float) -> float:
             symbol.image,
         )
     else:
-        text = "—" if view.trump is None and view.phase != "play" else "NT"
+        text = "—" if view.trump is None and view.phase != "play" else tp("picture", "NT")
         draw_text(canvas, text, (x0 + x1) / 2, 48, 18, (40, 40, 40), bold=True, align="centre")
     return x0 - 10
 
@@ -110,7 +114,8 @@ def _turned_card(canvas: Image.Image, view: Observation, right: float) -> float:
     picture = card_image(view.turned, 34)
     x = right - picture.width
     canvas.paste(picture, (round(x), 8), picture)
-    draw_text(canvas, "turned", x - 6, 40, 12, INFO, align="right")
+    # i18n: caption of Backalley's turned card on the picture
+    draw_text(canvas, t("turned"), x - 6, 40, 12, INFO, align="right")
     return x - 58
 
 
@@ -134,7 +139,7 @@ def _leader(
         outline=(214, 182, 92, 255),
         width=2,
     )
-    caption = "Winner" if view.is_over else "Leader"
+    caption = t("Winner") if view.is_over else t("Leader")
     draw_text(
         canvas,
         f"{caption} · {score_text(view.scores[best], view.score_unit)}",
@@ -188,18 +193,23 @@ def _header(
     right = _team_scores(canvas, view, names, right)
     right = _leader(canvas, view, names, right)
     room = right - 16 - 8
-    heading = title or get_game(view.game).title
+    heading = title or game_title(view.game, get_game(view.game).title)
     draw_text(canvas, heading, 16, 29, 22, TITLE, bold=True, max_width=room, min_size=14)
     parts = [deal_text(view)]
     phase = phase_text(view)
     if phase:
         parts.append(phase)
     if view.hand_size is not None:
-        parts.append(f"{view.hand_size} card" + ("" if view.hand_size == 1 else "s") + " each")
+        parts.append(tn("{n} card each", "{n} cards each", view.hand_size))
     if view.contract is not None:
-        contract = f"Contract {contract_text(view.contract)}"
         if view.declarer is not None:
-            contract += f" by {_short(names[view.declarer], 130)}"
+            contract = t(
+                "Contract {contract} by {name}",
+                contract=contract_text(view.contract),
+                name=_short(names[view.declarer], 130),
+            )
+        else:
+            contract = t("Contract {contract}", contract=contract_text(view.contract))
         parts.append(contract)
     draw_text(canvas, " · ".join(parts), 16, 54, 15, INFO, max_width=room, min_size=11)
 

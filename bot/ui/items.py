@@ -7,7 +7,9 @@ buttons keep working after a restart and after the 15-minute view timeout.
 
 Every view fits Discord's limits: at most 5 rows of 5 buttons (a select
 takes a whole row), 25 options per select, 80-character labels.  Labels
-read as a player would say them, with suit symbols (``text.label_for``).
+read as a player would say them, with suit symbols (``text.label_for``),
+in the current language (the reader's: the hand, the fill offer; the
+server's: the lobby and table messages).
 """
 
 from __future__ import annotations
@@ -19,12 +21,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import t
+from bot.i18n.terms import card_text, difficulty_word
 from bot.services.models import TableInfo
 from bot.ui import custom_ids
 from bot.ui.custom_ids import ComponentId
 from bot.ui.text import label_for
 from engine import Action, Observation
-from engine.core.cards import Card, pretty, sort_hand
+from engine.core.cards import Card, sort_hand
 
 if TYPE_CHECKING:
     from bot.client import CardBot
@@ -64,10 +68,11 @@ def lobby_view(info: TableInfo) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     closed = info.status != "lobby"
     for verb, label, style in (
-        ("join", "Join", Button.success),
-        ("leave", "Leave", Button.secondary),
-        ("start", "Start", Button.primary),
-        ("cancel", "Cancel", Button.danger),
+        # i18n: lobby buttons (messages refer to them as **Join** ...)
+        ("join", t("Join"), Button.success),
+        ("leave", t("Leave"), Button.secondary),
+        ("start", t("Start"), Button.primary),
+        ("cancel", t("Cancel"), Button.danger),
     ):
         view.add_item(
             _button(ComponentId(info.id, 0, verb), label, style=style, disabled=closed, row=0)
@@ -75,16 +80,25 @@ def lobby_view(info: TableInfo) -> discord.ui.View:
     for level in DIFFICULTY_LEVELS:
         view.add_item(
             _button(
-                ComponentId(info.id, 0, "ai", level), f"Add AI ({level})", disabled=closed, row=1
+                ComponentId(info.id, 0, "ai", level),
+                t("Add AI ({difficulty})", difficulty=difficulty_word(level)),
+                disabled=closed,
+                row=1,
             )
         )
     removable = [s for s in info.seats if not s.empty and s.user_id != info.host_id]
     if removable and not closed:
         options = [
             discord.SelectOption(
-                label=_label(f"Seat {s.seat + 1}: {' '.join(s.name.split()) or 'player'}"),
+                label=_label(
+                    t(
+                        "Seat {seat}: {name}",
+                        seat=s.seat + 1,
+                        name=" ".join(s.name.split()) or t("player"),
+                    )
+                ),
                 value=str(s.seat),
-                description="an AI player" if s.ai is not None else "a player",
+                description=t("an AI player") if s.ai is not None else t("a player"),
             )
             for s in removable[:OPTIONS]
         ]
@@ -92,7 +106,7 @@ def lobby_view(info: TableInfo) -> discord.ui.View:
             TableSelect(
                 ComponentId(info.id, 0, "kick"),
                 options=options,
-                placeholder="Remove a player (host only)",
+                placeholder=t("Remove a player (host only)"),
                 row=2,
             )
         )
@@ -106,7 +120,7 @@ def fill_view(info: TableInfo) -> discord.ui.View:
         view.add_item(
             _button(
                 ComponentId(info.id, 0, "fill", level),
-                f"Fill with AI ({level}) and start",
+                t("Fill with AI ({difficulty}) and start", difficulty=difficulty_word(level)),
                 style=Button.primary,
             )
         )
@@ -120,13 +134,16 @@ def table_view(info: TableInfo) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     if info.status == "playing":
         for verb, label, style in (
-            ("hand", "Show my hand", Button.primary),
-            ("back", "I'm back", Button.secondary),
-            ("resign", "Leave (AI takes my seat)", Button.danger),
+            # i18n: table buttons (messages refer to them as **Show my hand**, **I'm back**)
+            ("hand", t("Show my hand"), Button.primary),
+            ("back", t("I'm back"), Button.secondary),
+            ("resign", t("Leave (AI takes my seat)"), Button.danger),
         ):
             view.add_item(_button(ComponentId(info.id, 0, verb), label, style=style))
     elif info.status == "finished":
-        view.add_item(_button(ComponentId(info.id, 0, "rematch"), "Rematch", style=Button.success))
+        view.add_item(
+            _button(ComponentId(info.id, 0, "rematch"), t("Rematch"), style=Button.success)
+        )
     return view
 
 
@@ -135,7 +152,7 @@ def resign_confirm_view(info: TableInfo) -> discord.ui.View:
     view.add_item(
         _button(
             ComponentId(info.id, 0, "resignok"),
-            "Yes, leave (AI takes my seat)",
+            t("Yes, leave (AI takes my seat)"),
             style=Button.danger,
         )
     )
@@ -216,14 +233,14 @@ def _auction_view(info: TableInfo, legal: Sequence[Action], level: int | None) -
                 ComponentId(info.id, seq, "lvl"),
                 options=[
                     discord.SelectOption(
-                        label=f"Bid level {n}",
+                        label=t("Bid level {n}", n=n),
                         value=str(n),
                         description=_level_note(legal, n),
                         default=n == current,
                     )
                     for n in level_window(levels, current)
                 ],
-                placeholder="Choose a bid level",
+                placeholder=t("Choose a bid level"),
                 row=0,
             )
         )
@@ -246,7 +263,7 @@ def _auction_view(info: TableInfo, legal: Sequence[Action], level: int | None) -
         ui.add_item(
             _button(
                 ComponentId(info.id, seq, "act", str(i) if i is not None else f"x{verb}"),
-                verb.capitalize(),
+                label_for(Action(verb)),
                 style=Button.secondary if verb == "pass" else Button.primary,
                 disabled=i is None,
                 row=3,
@@ -259,8 +276,8 @@ def _level_note(legal: Sequence[Action], level: int) -> str:
     plain = any(a.verb == "bid" and a.number == level and not a.capot for a in legal)
     capot = any(a.verb == "bid" and a.number == level and a.capot for a in legal)
     if plain and capot:
-        return "a suit, no trump, or capot"
-    return "capot only" if capot else "a suit or no trump"
+        return t("a suit, no trump, or capot")
+    return t("capot only") if capot else t("a suit or no trump")
 
 
 def _choices_view(
@@ -325,7 +342,7 @@ def _play_view(
         ui.add_item(
             _button(
                 ComponentId(info.id, seq, "act", arg),
-                pretty(card),
+                card_text(card),
                 style=SUIT_STYLE.get(card.suit, Button.secondary),
                 disabled=i is None,
                 row=n // PER_ROW,
@@ -361,7 +378,7 @@ def _add_menu(
             options=[
                 discord.SelectOption(label=_label(label_for(a)), value=str(i)) for i, a in choices
             ],
-            placeholder="More choices…",
+            placeholder=t("More choices…"),
             row=row,
         )
     )
@@ -370,7 +387,7 @@ def _add_menu(
 def _add_pager(ui: discord.ui.View, info: TableInfo, page: int, pages: int, *, row: int) -> None:
     if pages <= 1:
         return
-    for target, label in ((page - 1, "◀ Previous"), (page + 1, "Next ▶")):
+    for target, label in ((page - 1, "◀ " + t("Previous")), (page + 1, t("Next") + " ▶")):
         ui.add_item(
             _button(
                 ComponentId(info.id, info.seq, "page", str(max(0, min(target, pages - 1)))),

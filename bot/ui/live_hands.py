@@ -15,7 +15,8 @@ dropped and the turn ping asks the player to press "Show my hand" instead.
 All renders of one hand go through one lock and always render the newest
 private view, so a click's own re-render and the presenter's turn refresh
 can never leave an older state on screen.  Hands are rendered only from the
-player's own ``private_view`` (hidden information).
+player's own ``private_view`` (hidden information), in the player's own
+language (``language``: ``Languages.for_person`` of the interaction).
 """
 
 from __future__ import annotations
@@ -23,12 +24,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import Lang, current, using
 from bot.services.models import PrivateView
 from bot.ui.actors import actor_of
 from bot.ui.replies import hand_message
@@ -63,8 +65,10 @@ class LiveHands:
         *,
         clock: Callable[[], float] = time.monotonic,
         lifetime: float = TOKEN_LIFETIME,
+        language: Callable[[discord.Interaction[Any]], Awaitable[Lang]] | None = None,
     ) -> None:
         self.service = service
+        self.language = language
         self.clock = clock
         self.lifetime = lifetime
         self.hands: dict[Key, LiveHand] = {}
@@ -160,7 +164,9 @@ class LiveHands:
         note: str = "",
     ) -> PrivateView:
         private = await self.service.private_view(table_id, actor_of(interaction))
-        content, view = hand_message(private, page=page, level=level, note=note)
+        lang = await self.language(interaction) if self.language is not None else current()
+        with using(lang):
+            content, view = hand_message(private, page=page, level=level, note=note)
         await interaction.edit_original_response(content=content, view=view)
         self.hands[(table_id, interaction.user.id)] = LiveHand(
             interaction, issued, private.table.seq, bool(private.view.legal_actions)

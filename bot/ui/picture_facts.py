@@ -2,11 +2,15 @@
 
 Kept apart from the drawing so that the wording (suit symbols in contracts,
 Callbreak's tenths as decimals, the auction's last word per seat) is easy to
-read and to test without looking at pixels.
+read and to test without looking at pixels.  The words are in the current
+language (``bot.i18n``: the server's, set by the presenter); suits stay
+symbols.
 """
 
 from __future__ import annotations
 
+from bot.i18n import t, tn, tp
+from bot.i18n.terms import bid_word
 from engine import Observation
 from engine.core.cards import SUIT_SYMBOLS
 
@@ -16,8 +20,13 @@ TEAM_COLOURS = ((92, 160, 255), (255, 138, 76))
 
 
 def suit_text(token: str) -> str:
-    """``H`` -> ``♥``; other words unchanged."""
-    return SUIT_WORDS.get(token, token)
+    """``H`` -> ``♥``; ``NT`` and the auction's words in the language."""
+    if token == "NT":
+        # i18n: no trump, abbreviated (the picture's trump chip and contracts)
+        return tp("picture", "NT")
+    if token in SUIT_WORDS:
+        return SUIT_WORDS[token]
+    return bid_word(token) if token in ("contra", "recontra", "capot", "pass") else token
 
 
 def contract_text(contract: str) -> str:
@@ -30,13 +39,27 @@ def score_text(value: int, unit: str) -> str:
     if unit == "tenths":
         return f"{value / 10:.1f}"
     if unit == "wins":
-        return f"{value} win" + ("" if value == 1 else "s")
+        return tn("{n} win", "{n} wins", value)
     return str(value)
 
 
 def ordinal(rank: int) -> str:
     suffix = {1: "st", 2: "nd", 3: "rd"}.get(rank if rank < 20 else rank % 10, "th")
     return f"{rank}{suffix}"
+
+
+def place_text(rank: int) -> str:
+    """``2nd place`` (English picks the suffix; other languages their own form)."""
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(rank if rank < 20 else rank % 10, "th")
+    # i18n: a final place on the picture; the four forms differ only in English
+    # (1st, 2nd, 3rd, 4th): translate all four the same way, e.g. "{n}. sıra"
+    forms = {
+        "st": tp("place", "{n}st place", n=rank),
+        "nd": tp("place", "{n}nd place", n=rank),
+        "rd": tp("place", "{n}rd place", n=rank),
+        "th": tp("place", "{n}th place", n=rank),
+    }
+    return forms[suffix]
 
 
 def team_of(view: Observation, seat: int) -> int | None:
@@ -53,9 +76,11 @@ def _auction_word(text: str) -> str:
     if words[0] == "bid":
         rest = words[1:]
         if rest == ["backalley"]:
-            return "Backalley!"
-        return "Bid " + " ".join(suit_text(w) for w in rest)
-    return text.capitalize()
+            # i18n: Backalley's bid of every trick, as the picture shouts it
+            return t("Backalley!")
+        return t("Bid {bid}", bid=" ".join(suit_text(w) for w in rest))
+    word = bid_word(text) if text in ("pass", "contra", "recontra") else text
+    return word[:1].upper() + word[1:]
 
 
 def bid_text(view: Observation, seat: int) -> str:
@@ -68,7 +93,7 @@ def bid_text(view: Observation, seat: int) -> str:
     if last:
         return _auction_word(last[-1])
     if seat < len(view.bids) and view.bids[seat] is not None:
-        return f"Bid {view.bids[seat]}"
+        return t("Bid {bid}", bid=view.bids[seat])
     return ""
 
 
@@ -79,17 +104,17 @@ def seat_stats(view: Observation, seat: int) -> str:
     if bid:
         parts.append(bid)
     if view.tricks_won and view.phase in ("play", "over") and view.requirement is None:
-        parts.append(f"Won {view.tricks_won[seat]}")
+        parts.append(t("Won {n}", n=view.tricks_won[seat]))
     if view.requirement is not None and seat < len(view.hidden):
-        parts.append(f"{view.hidden[seat]} face down")
+        parts.append(t("{n} face down", n=view.hidden[seat]))
     return " · ".join(parts)
 
 
 def seat_role(view: Observation, seat: int) -> str:
     if view.declarer == seat and view.contract is not None:
-        return "Declarer"
+        return t("Declarer")
     if view.dummy_seat == seat and view.dummy is not None:
-        return "Dummy"
+        return t("Dummy")
     return ""
 
 
@@ -107,19 +132,23 @@ def deal_text(view: Observation) -> str:
     """``Deal 3``, ``Deal 4 of 13 · trick 2``, Ladder's ``Game 1 · turn 40``."""
     if view.requirement is not None:
         turns = view.extra.get("turns")
-        return f"Game {view.round_number}" + (f" · turn {turns}" if turns else "")
+        text = t("Game {number}", number=view.round_number)
+        return text + (" · " + t("turn {n}", n=turns) if turns else "")
     deals = view.extra.get("deals")
-    text = f"Deal {view.round_number}" + (f" of {deals}" if deals else "")
+    if deals:
+        text = t("Deal {number} of {deals}", number=view.round_number, deals=deals)
+    else:
+        text = t("Deal {number}", number=view.round_number)
     if view.phase == "play" and view.tricks_won:
-        text += f" · trick {sum(view.tricks_won) + 1}"
+        text += " · " + t("trick {n}", n=sum(view.tricks_won) + 1)
     return text
 
 
 def phase_text(view: Observation) -> str:
     if view.is_over:
-        return "Match over"
+        return t("Match over")
     if view.phase in ("auction", "bidding"):
-        return "Bidding"
+        return t("Bidding")
     if view.phase == "trump":
-        return "Naming trump"
+        return t("Naming trump")
     return ""

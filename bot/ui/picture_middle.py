@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 from PIL import Image
 
+from bot.i18n import t, tn
+from bot.i18n.terms import declaration_text, requirement_text
 from bot.ui.picture_cards import card_image, card_size
 from bot.ui.picture_facts import contract_text
 from bot.ui.picture_fonts import draw_text, fit_text, label, text_width
@@ -68,9 +70,9 @@ def draw_trick(canvas: Image.Image, view: Observation, names: Sequence[str]) -> 
             room = 100.0 if side == "top" else 120.0
         _tag(canvas, names[seat], Box(x, y, x + w, y + h), side, dim, room)
     if dim:
-        caption = "Last trick"
+        caption = t("Last trick")
         if view.trick_leader is not None:
-            caption += f" · won by {names[view.trick_leader]}"
+            caption += " · " + t("won by {name}", name=names[view.trick_leader])
         _, bottom = trick_spot(0, view.num_seats, w, h)
         top = min(trick_spot(s, view.num_seats, w, h)[1] for s in range(view.num_seats))
         below = view.dummy_seat != 0 or view.dummy is None
@@ -95,22 +97,28 @@ def _status(canvas: Image.Image, view: Observation, names: Sequence[str], y: flo
     """What the table waits for (or who won), in the middle of the felt."""
     lines: list[tuple[str, int, bool]] = []
     if view.is_over:
-        lines.append(("Match over", 26, True))
+        lines.append((t("Match over"), 26, True))
         winners = _winners(view, names)
         if winners:
             lines.append(("🏆 " + winners, 18, True))
     else:
         standing = view.extra.get("standing_bid")
         if view.phase in ("auction", "bidding"):
-            lines.append(("Bidding", 24, True))
+            lines.append((t("Bidding"), 24, True))
             if standing:
-                lines.append((f"Standing bid {contract_text(str(standing))}", 16, False))
+                bid = contract_text(str(standing))
+                lines.append((t("Standing bid {bid}", bid=bid), 16, False))
         elif view.phase == "trump":
-            lines.append(("Naming trump", 24, True))
+            lines.append((t("Naming trump"), 24, True))
         if view.to_act is not None:
-            verb = {"auction": "to bid", "bidding": "to bid", "trump": "names trump"}
             who, _ = fit_text(names[view.to_act], 220, 16, 16)
-            lines.append((f"{who} {verb.get(view.phase, 'to lead')}", 16, False))
+            if view.phase in ("auction", "bidding"):
+                waiting = t("{name} to bid", name=who)
+            elif view.phase == "trump":
+                waiting = t("{name} names trump", name=who)
+            else:
+                waiting = t("{name} to lead", name=who)
+            lines.append((waiting, 16, False))
     y -= 10 * (len(lines) - 1)
     for text, size, bold in lines:
         draw_text(
@@ -161,7 +169,7 @@ def draw_dummy(
     area = row_near(boxes[seat], seat_side(seat, view.num_seats), max(row_width, 160), h + caption)
     draw_text(
         canvas,
-        f"Dummy — {names[seat]}",
+        t("Dummy — {name}", name=names[seat]),
         area.x0 + 2,
         area.y0 + 14,
         14,
@@ -182,7 +190,7 @@ def draw_declarations(canvas: Image.Image, view: Observation, names: Sequence[st
     rows = view.declarations[:5]
     heights = [52 if cards else 40 for _, _, cards in rows]
     panel(canvas, (x - 4, y - 4, x + 300, y + 24 + sum(heights)), radius=10, fill=(6, 24, 14, 170))
-    draw_text(canvas, "Declarations", x + 6, y + 14, 14, CAPTION, bold=True)
+    draw_text(canvas, t("Declarations"), x + 6, y + 14, 14, CAPTION, bold=True)
     y += 24
     for (seat, description, cards), height in zip(rows, heights, strict=True):
         cards_width = 0.0
@@ -194,7 +202,16 @@ def draw_declarations(canvas: Image.Image, view: Observation, names: Sequence[st
         draw_text(
             canvas, names[seat], x + 6, y + 16, 14, CAPTION, bold=True, max_width=room, min_size=11
         )
-        draw_text(canvas, description, x + 6, y + 34, 13, MUTED, max_width=room, min_size=11)
+        draw_text(
+            canvas,
+            declaration_text(description),
+            x + 6,
+            y + 34,
+            13,
+            MUTED,
+            max_width=room,
+            min_size=11,
+        )
         y += height
 
 
@@ -214,12 +231,12 @@ def _pile(canvas: Image.Image, view: Observation) -> None:
         _card_row(canvas, top, x0, y0, width, step)
     else:
         panel(canvas, (CX - w / 2, y0, CX + w / 2, y0 + h), radius=7, outline=MUTED, width=2)
-        draw_text(canvas, "empty", CX, y0 + h / 2 + 5, 13, MUTED, align="centre")
-    count = f"Pile · {view.pile_size} card" + ("" if view.pile_size == 1 else "s")
+        draw_text(canvas, t("empty"), CX, y0 + h / 2 + 5, 13, MUTED, align="centre")
+    count = tn("Pile · {n} card", "Pile · {n} cards", view.pile_size)
     draw_text(canvas, count, CX, y0 + h + 22, 14, CAPTION, align="centre")
     requirement = view.requirement or "ANY"
     colour = REQUIREMENT_COLOURS.get(requirement.split()[0], (90, 90, 90))
-    shown = label(requirement, 20, (255, 255, 255), bold=True)
+    shown = label(requirement_text(requirement), 20, (255, 255, 255), bold=True)
     pill = (CX - shown.width / 2 - 14, y0 - 42, CX + shown.width / 2 + 14, y0 - 12)
     panel(canvas, pill, radius=15, fill=(*colour, 255), outline=(255, 255, 255, 160), width=2)
     shown.paste(canvas, CX - shown.width / 2, y0 - 20)

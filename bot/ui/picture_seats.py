@@ -13,9 +13,10 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import t, tp
 from bot.ui.picture_facts import (
     TEAM_COLOURS,
-    ordinal,
+    place_text,
     score_text,
     seat_rank,
     seat_role,
@@ -85,11 +86,16 @@ def _hand_icon(colour: Colour) -> Image.Image:
     return tile
 
 
-@lru_cache(maxsize=1)
 def _dealer_chip() -> Image.Image:
+    # i18n: the dealer button on the picture: one letter (the dealer's initial)
+    return _chip(tp("picture", "D"))
+
+
+@lru_cache(maxsize=8)
+def _chip(letter: str) -> Image.Image:
     tile = Image.new("RGBA", (20, 20), (0, 0, 0, 0))
     ImageDraw.Draw(tile).ellipse((0, 0, 19, 19), fill=(248, 248, 244), outline=(90, 90, 90))
-    draw_text(tile, "D", 10, 14.5, 12, (30, 30, 30), bold=True, align="centre")
+    draw_text(tile, letter, 10, 14.5, 12, (30, 30, 30), bold=True, align="centre")
     return tile
 
 
@@ -143,14 +149,14 @@ def draw_seat(
     rank = seat_rank(view, seat)
     parts = []
     if rank is not None:
-        parts.append("🏆 Winner" if rank == 1 else f"{ordinal(rank)} place")
+        parts.append("🏆 " + t("Winner") if rank == 1 else place_text(rank))
     if not view.teams and seat < len(view.scores):
-        parts.append(f"Score {score_text(view.scores[seat], view.score_unit)}")
+        parts.append(t("Score {score}", score=score_text(view.scores[seat], view.score_unit)))
     role = seat_role(view, seat)
     if role and rank is None:
         parts.append(role)
     third = " · ".join(parts)
-    tail = "away" if is_away else ""
+    tail = t("away") if is_away else ""
     tail_width = 0.0
     if tail:
         tail_width = draw_text(

@@ -17,7 +17,8 @@ extra turn -- is not pinged twice):
   each turn (an away player gets one notice when they are marked away).
 
 Channel errors (missing permissions) propagate to the presenter, which
-tells the players once.
+tells the players once.  A ping in a channel is in the server's language,
+a DM in the player's own (``Languages``).
 """
 
 from __future__ import annotations
@@ -28,9 +29,10 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.i18n import t, using
+from bot.i18n.terms import game_title
 from bot.services.models import TableInfo
 from bot.ui.replies import clip
-from engine import get_game
 
 if TYPE_CHECKING:
     from bot.client import CardBot
@@ -48,15 +50,24 @@ def jump_url(info: TableInfo) -> str:
 
 
 def turn_text(info: TableInfo, user_id: int, *, hand_ready: bool, dm: bool = False) -> str:
-    title = get_game(info.game).title
-    text = f"<@{user_id}> it's your turn at {title} table #{info.id}"
+    title = game_title(info.game)
+    who = f"<@{user_id}>"
     if info.deadline:
-        text += f" (time runs out <t:{int(info.deadline)}:R>)"
-    text += "."
-    if hand_ready:
-        text += " Your hand above is up to date."
+        text = t(
+            "{who} it's your turn at {game} table #{table} (time runs out {when}).",
+            who=who,
+            game=title,
+            table=info.id,
+            when=f"<t:{int(info.deadline)}:R>",
+        )
     else:
-        text += " Press **Show my hand** on the table message to play."
+        text = t(
+            "{who} it's your turn at {game} table #{table}.", who=who, game=title, table=info.id
+        )
+    if hand_ready:
+        text += " " + t("Your hand above is up to date.")
+    else:
+        text += " " + t("Press **Show my hand** on the table message to play.")
     if dm and jump_url(info):
         text += f"\n{jump_url(info)}"
     return clip(text)
@@ -64,9 +75,13 @@ def turn_text(info: TableInfo, user_id: int, *, hand_ready: bool, dm: bool = Fal
 
 def away_text(info: TableInfo, user_id: int) -> str:
     return clip(
-        f"<@{user_id}> you missed your last turns at table #{info.id}, so you are marked "
-        "away: from now on the AI plays for you when your (short) timer runs out. "
-        "Press **I'm back** on the table message to play again."
+        t(
+            "{who} you missed your last turns at table #{table}, so you are marked away: from "
+            "now on the AI plays for you when your (short) timer runs out. Press **I'm back** "
+            "on the table message to play again.",
+            who=f"<@{user_id}>",
+            table=info.id,
+        )
     )
 
 
@@ -120,7 +135,8 @@ class TurnPings:
             return
         if mode == "dm" and await self._dm(info, user_id, hand_ready):
             return
-        text = turn_text(info, user_id, hand_ready=hand_ready)
+        with using(await self.bot.languages.for_server(info.guild_id)):
+            text = turn_text(info, user_id, hand_ready=hand_ready)
         message = await self.bot.get_partial_messageable(target).send(
             text, allowed_mentions=mention_only(user_id)
         )
@@ -132,7 +148,8 @@ class TurnPings:
             if channel_id is None:
                 channel = await self.bot.http.start_private_message(user_id)
                 channel_id = self._dm_channels[user_id] = int(channel["id"])
-            text = turn_text(info, user_id, hand_ready=hand_ready, dm=True)
+            with using(await self.bot.languages.for_user(user_id, info.guild_id)):
+                text = turn_text(info, user_id, hand_ready=hand_ready, dm=True)
             message = await self.bot.get_partial_messageable(
                 channel_id, type=discord.ChannelType.private
             ).send(text, allowed_mentions=mention_only(user_id))

@@ -20,12 +20,17 @@ stops when the table is idle (no polling anywhere).  Each turn of the loop:
 A channel request that fails (missing permissions) is logged and told to
 the players once per table: in the channel if posting still works, else
 to the next person who clicks (``take_problem``); the table goes on.
+
+Everything the channel sees is in the server's language
+(``Languages.for_server``); the task runs in a context of its own, so it
+never inherits the language of the click that woke it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import inspect
 import io
 import logging
@@ -33,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import N_, Lang, t, using
 from bot.services.models import TableInfo, TableUpdate
 from bot.ui import items, render
 from bot.ui.feed import TableFeed
@@ -40,7 +46,6 @@ from bot.ui.image import render_table_png
 from bot.ui.live_hands import LiveHands
 from bot.ui.pings import TurnPings, away_text
 from bot.ui.replies import clip
-from engine import get_game
 
 if TYPE_CHECKING:
     from bot.client import CardBot
@@ -51,11 +56,21 @@ MAX_RETRIES = 3
 RETRY_SECONDS = 2.0
 #: a note on the table message, by table status (an ended table) or update kind
 NOTES = {
-    "resumed": "♻️ The bot restarted: this table was resumed.",
-    "abandoned": "This table was abandoned.",
-    "finished": "The game is over.",
+    "resumed": N_("♻️ The bot restarted: this table was resumed."),
+    "abandoned": N_("This table was abandoned."),
+    "finished": N_("The game is over."),
 }
-PERMISSIONS = (
+#: what the bot could not do, for the problem report
+DOING = {
+    "edit": N_("edit the table message"),
+    "repost": N_("post the table message"),
+    "lobby": N_("post the lobby"),
+    "pings": N_("post turn pings"),
+    "post": N_("post in the table's channel"),
+}
+# i18n: the names of Discord's permissions, as Discord's own settings show them (your
+# language's Discord client shows them translated: use its words)
+PERMISSIONS = N_(
     "View Channel, Send Messages, Embed Links, Attach Files, Read Message History "
     "and Create Public Threads"
 )
@@ -69,7 +84,7 @@ def picture(info: TableInfo, update: TableUpdate) -> bytes:
     if "away" in _PICTURE_KW:
         extra["away"] = tuple(s.away for s in info.seats)  # one flag per seat
     if "title" in _PICTURE_KW:
-        extra["title"] = f"{get_game(info.game).title} — table #{info.id}"
+        extra["title"] = render.table_title(info)
     return render_table_png(update.view, render.seat_names(info), **extra)
 
 
@@ -121,8 +136,13 @@ class Presenter:
     def _run_soon(self, feed: TableFeed) -> None:
         if feed.task is None or feed.task.done():
             feed.task = asyncio.create_task(
-                self._run(feed), name=f"cardtable-present-{feed.table_id}"
+                self._run(feed),
+                name=f"cardtable-present-{feed.table_id}",
+                context=contextvars.Context(),
             )
+
+    async def _lang(self, feed: TableFeed) -> Lang:
+        return await self.bot.languages.for_server(feed.guild_id)
 
     # -- the per-table task -------------------------------------------------------------------
     async def _run(self, feed: TableFeed) -> None:
@@ -161,13 +181,19 @@ class Presenter:
     # -- the table message ------------------------------------------------------------------
     async def _table_message(self, update: TableUpdate) -> dict[str, Any]:
         info = update.table
+        with using(await self.bot.languages.for_server(info.guild_id)):
+            return await self._table_message_in_language(update)
+
+    async def _table_message_in_language(self, update: TableUpdate) -> dict[str, Any]:
+        info = update.table
         if info.status == "lobby" or update.view is None:
             return {
                 "embed": render.lobby_embed(info),
                 "view": items.lobby_view(info),
                 "attachments": [],
             }
-        note = NOTES.get(info.status) or NOTES.get(update.kind, "")
+        msgid = NOTES.get(info.status) or NOTES.get(update.kind)
+        note = t(msgid) if msgid else ""
         embed = render.table_embed(info, update.view, note=note)
         png = await asyncio.to_thread(picture, info, update)
         embed.set_image(url="attachment://table.png")
@@ -185,11 +211,11 @@ class Presenter:
         except discord.NotFound:
             await self._repost(feed, update)
         except discord.Forbidden as exc:
-            await self._problem(feed, "edit the table message", exc, post_works=True)
+            await self._problem(feed, "edit", exc, post_works=True)
         except discord.HTTPException as exc:
             feed.retries += 1
             if feed.retries > MAX_RETRIES:
-                await self._problem(feed, "edit the table message", exc, post_works=False)
+                await self._problem(feed, "edit", exc, post_works=False)
                 return
             log.warning("table %s: edit failed (%s); retrying", feed.table_id, exc)
             if feed.latest is None:
@@ -207,7 +233,7 @@ class Presenter:
         try:
             message = await self.bot.get_partial_messageable(feed.channel_id or 0).send(**content)
         except discord.HTTPException as exc:
-            await self._problem(feed, "post the table message", exc, post_works=False)
+            await self._problem(feed, "repost", exc, post_works=False)
             return
         feed.message_id = message.id
         await self.bot.service.set_message(feed.table_id, message_id=message.id)
@@ -218,12 +244,14 @@ class Presenter:
             return
         if feed.latest is not None and feed.latest.table.status == "lobby":
             info, feed.latest = feed.latest.table, None
+        with using(await self._lang(feed)):
+            embed, view = render.lobby_embed(info), items.lobby_view(info)
         try:
             message = await self.bot.get_partial_messageable(feed.channel_id).send(
-                embed=render.lobby_embed(info), view=items.lobby_view(info)
+                embed=embed, view=view
             )
         except discord.HTTPException as exc:
-            await self._problem(feed, "post the lobby", exc, post_works=False)
+            await self._problem(feed, "lobby", exc, post_works=False)
             return
         feed.message_id = message.id
         await self.bot.service.set_message(
@@ -277,24 +305,27 @@ class Presenter:
                 else:
                     await self.pings.ping(info, turn.user_id, target, hand_ready=ready)
             except discord.HTTPException as exc:
-                await self._problem(feed, "post turn pings", exc, post_works=False)
+                await self._problem(feed, "pings", exc, post_works=False)
         for _seat, user in notices:
             if feed.target is None or feed.info is None:
                 continue
+            with using(await self._lang(feed)):
+                text = away_text(feed.info, user)
             try:
-                await self.pings.notice(user, feed.target, away_text(feed.info, user))
+                await self.pings.notice(user, feed.target, text)
             except discord.HTTPException as exc:
-                await self._problem(feed, "post in the table's channel", exc, post_works=False)
+                await self._problem(feed, "post", exc, post_works=False)
 
     async def _post_milestone(self, feed: TableFeed, update: TableUpdate) -> None:
         info, view = update.table, update.view
         if view is None or feed.target is None:
             return
         texts = []
-        if view.last_deal is not None:
-            texts.append(render.deal_summary(info, view))
-        if update.kind == "finished":
-            texts.append(render.result_text(info, view, update.results))
+        with using(await self._lang(feed)):
+            if view.last_deal is not None:
+                texts.append(render.deal_summary(info, view))
+            if update.kind == "finished":
+                texts.append(render.result_text(info, view, update.results))
         channel = self.bot.get_partial_messageable(feed.target)
         for text in texts:
             if not text:
@@ -302,7 +333,7 @@ class Presenter:
             try:
                 await channel.send(clip(text), allowed_mentions=discord.AllowedMentions.none())
             except discord.HTTPException as exc:
-                await self._problem(feed, "post in the table's channel", exc, post_works=False)
+                await self._problem(feed, "post", exc, post_works=False)
                 return
 
     # -- problems ---------------------------------------------------------------------------------
@@ -311,16 +342,24 @@ class Presenter:
     ) -> None:
         """Log it; tell the players once (in the channel if posting may still
         work, else the next person who clicks gets it)."""
-        log.warning("table %s: could not %s (%s)", feed.table_id, doing, exc)
+        log.warning("table %s: could not %s (%s)", feed.table_id, DOING[doing], exc)
         if feed.problem is not None:
             return
-        where = f"<#{feed.channel_id}>" if feed.channel_id else "this channel"
-        feed.problem = clip(
-            f"⚠️ I could not {doing} for table #{feed.table_id} in {where} "
-            f"(Discord said: {exc.text or exc.status}). A server admin can fix this by giving "
-            f"me {PERMISSIONS} there. The game goes on: press **Show my hand** (or use "
-            "`/table hand`) to play."
-        )
+        with using(await self._lang(feed)):
+            where = f"<#{feed.channel_id}>" if feed.channel_id else t("this channel")
+            feed.problem = clip(
+                "⚠️ "
+                + t(
+                    "I could not {doing} for table #{table} in {where} (Discord said: {said}). "
+                    "A server admin can fix this by giving me {permissions} there. The game "
+                    "goes on: press **Show my hand** (or use `/table hand`) to play.",
+                    doing=t(DOING[doing]),
+                    table=feed.table_id,
+                    where=where,
+                    said=exc.text or exc.status,
+                    permissions=t(PERMISSIONS),
+                )
+            )
         if post_works and feed.channel_id is not None:
             try:
                 await self.bot.get_partial_messageable(feed.channel_id).send(

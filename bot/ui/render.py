@@ -5,7 +5,9 @@ Public messages are rendered only from the spectator view
 here can show a card its reader may not see.  Names are shown as plain,
 escaped text (no mentions: an edit must never ping).  Every text goes
 through ``clip`` and every embed through ``fit_embed``: Discord refuses a
-message over its limits, and a refused edit leaves a table frozen.
+message over its limits, and a refused edit leaves a table frozen.  Every
+word is in the current language (``bot.i18n``): the caller decides whose
+(the server's for a public message, the reader's for a hand).
 """
 
 from __future__ import annotations
@@ -16,11 +18,24 @@ from typing import Any
 
 import discord
 
+from bot.i18n import t, tn, tp
+from bot.i18n.terms import (
+    bid_word,
+    card_text,
+    declaration_text,
+    game_summary,
+    game_title,
+    or_list,
+    requirement_text,
+    setting_help,
+    setting_range,
+    status_word,
+)
 from bot.services.models import ResultInfo, TableInfo
 from bot.services.policy import AWAY_TURN_SECONDS
 from bot.ui.text import cards_text, fmt_score, label_for, notation_text, trump_text
 from engine import Action, Observation, get_game
-from engine.core.cards import SUIT_SYMBOLS, Card, pretty, sort_hand
+from engine.core.cards import SUIT_SYMBOLS, Card, sort_hand
 
 COLOUR = discord.Colour.dark_green()
 CONTENT_MAX = 2000
@@ -74,21 +89,25 @@ def plain_name(name: str) -> str:
 
 def seat_names(info: TableInfo) -> list[str]:
     """Plain seat names (the table picture draws them; not escaped)."""
-    return [s.name or "(empty)" for s in info.seats]
+    return [s.name or t("(empty)") for s in info.seats]
 
 
 def display_names(info: TableInfo, you: int | None = None) -> list[str]:
     """Escaped seat names for messages; ``you`` reads "You"."""
     return [
-        "You" if s.seat == you else plain_name(s.name) if s.name else f"Seat {s.seat + 1}"
+        t("You")
+        if s.seat == you
+        else plain_name(s.name)
+        if s.name
+        else t("Seat {seat}", seat=s.seat + 1)
         for s in info.seats
     ]
 
 
 def _name(names: Sequence[str], seat: int | None) -> str:
     if seat is None:
-        return "nobody"
-    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+        return t("nobody")
+    return names[seat] if 0 <= seat < len(names) else t("Seat {seat}", seat=seat + 1)
 
 
 def _deadline(info: TableInfo) -> str:
@@ -100,30 +119,55 @@ def lobby_embed(info: TableInfo) -> discord.Embed:
     game = get_game(info.game)
     seated = sum(not s.empty for s in info.seats)
     host = next((s for s in info.seats if s.user_id == info.host_id), None)
-    lines = [game.summary]
+    lines = [game_summary(info.game, game.summary)]
     if host is not None:
-        lines.append(f"Host: **{plain_name(host.name)}**")
+        lines.append(t("Host: **{name}**", name=plain_name(host.name)))
     if info.status == "lobby":
-        lines.append(f"{seated}/{info.num_seats} seated. Press **Join** to take a seat.")
+        lines.append(
+            t(
+                "{seated}/{seats} seated. Press **Join** to take a seat.",
+                seated=seated,
+                seats=info.num_seats,
+            )
+        )
         if info.deadline:
-            lines.append(f"An idle lobby closes {_deadline(info)}.")
+            lines.append(t("An idle lobby closes {when}.", when=_deadline(info)))
     elif info.status == "abandoned":
-        lines.append("This table was closed.")
-    embed = discord.Embed(
-        title=f"{game.title} — table #{info.id}", description="\n".join(lines), colour=COLOUR
-    )
+        lines.append(t("This table was closed."))
+    embed = discord.Embed(title=table_title(info), description="\n".join(lines), colour=COLOUR)
     settings = ", ".join(f"{k}={_value(v)}" for k, v in info.variant.items())
-    timer = f"{info.turn_seconds} s" if info.turn_seconds else "off"
-    embed.add_field(name="Settings", value=f"{settings or 'defaults'}\nturn timer: {timer}")
-    seats = "\n".join(
-        f"Seat {s.seat + 1}: "
-        + (plain_name(s.name) if not s.empty else "— open —")
-        + (" (host)" if s.user_id == info.host_id and s.user_id is not None else "")
-        for s in info.seats
+    timer = t("{seconds} s", seconds=info.turn_seconds) if info.turn_seconds else t("off")
+    embed.add_field(
+        name=t("Settings"),
+        value=(settings or t("defaults")) + "\n" + t("turn timer: {timer}", timer=timer),
     )
-    embed.add_field(name="Seats", value=seats, inline=False)
-    embed.set_footer(text=f"status: {info.status} · {seated}/{info.num_seats} seated")
+    seats = "\n".join(_lobby_seat(info, s) for s in info.seats)
+    embed.add_field(name=t("Seats"), value=seats, inline=False)
+    embed.set_footer(
+        text=t(
+            "status: {status} · {seated}/{seats} seated",
+            status=status_word(info.status),
+            seated=seated,
+            seats=info.num_seats,
+        )
+    )
     return fit_embed(embed)
+
+
+def table_title(info: TableInfo) -> str:
+    """``Callbreak — table #12``."""
+    return t(
+        "{game} — table #{table}",
+        game=game_title(info.game, get_game(info.game).title),
+        table=info.id,
+    )
+
+
+def _lobby_seat(info: TableInfo, s: Any) -> str:
+    who = plain_name(s.name) if not s.empty else t("— open —")
+    if s.user_id == info.host_id and s.user_id is not None:
+        return t("Seat {seat}: {name} (host)", seat=s.seat + 1, name=who)
+    return t("Seat {seat}: {name}", seat=s.seat + 1, name=who)
 
 
 def _value(value: Any) -> str:
@@ -139,7 +183,7 @@ def seat_bid(view: Observation, seat: int) -> str | None:
     """What a seat bid, as a player reads it: ``9 ♥``, ``pass``,
     ``contra``, ``Backalley``, ``3``."""
     if seat in (view.extra.get("backalley") or ()):
-        return "Backalley"
+        return t("Backalley")
     said = [text for s, text in view.auction if s == seat]
     if said:
         return notation_text(said[-1])
@@ -151,7 +195,11 @@ def seat_bid(view: Observation, seat: int) -> str | None:
 def contract_line(view: Observation, names: Sequence[str]) -> str:
     if not view.contract:
         return ""
-    return f"Contract: **{notation_text(view.contract)}** by {_name(names, view.declarer)}"
+    return t(
+        "Contract: **{contract}** by {name}",
+        contract=notation_text(view.contract),
+        name=_name(names, view.declarer),
+    )
 
 
 def trump_line(view: Observation) -> str:
@@ -160,7 +208,7 @@ def trump_line(view: Observation) -> str:
         return ""
     if view.trump is None and view.phase in ("auction", "bidding", "trump"):
         return ""
-    return f"Trump: {trump_text(view)}"
+    return t("Trump: {trump}", trump=trump_text(view))
 
 
 def led_suit(view: Observation) -> str | None:
@@ -174,22 +222,35 @@ def led_suit(view: Observation) -> str | None:
 
 def trick_line(view: Observation, names: Sequence[str]) -> str:
     """``Trick (led ♠): Ada A♠ · Bram 7♠`` or the last trick once it is complete."""
+    head, plays = trick_head(view)
+    if not plays:
+        return ""
+    return f"{head}: " + trick_plays(view, names)
+
+
+def trick_head(view: Observation) -> tuple[str, Sequence[tuple[int, Card]]]:
+    """``Trick (led ♠)`` and its plays, or ``Last trick`` (no plays: neither)."""
     if view.trick:
         led = led_suit(view)
-        head = f"Trick (led {SUIT_SYMBOLS.get(led, led)})" if led else "Trick"
-        plays = view.trick
-    elif view.last_trick:
-        head, plays = "Last trick", view.last_trick
-    else:
-        return ""
-    return f"{head}: " + " · ".join(f"{_name(names, s)} {pretty(c)}" for s, c in plays)
+        if led:
+            return t("Trick (led {suit})", suit=SUIT_SYMBOLS.get(led, led)), view.trick
+        return t("Trick"), view.trick
+    if view.last_trick:
+        return t("Last trick"), view.last_trick
+    return "", ()
+
+
+def trick_plays(view: Observation, names: Sequence[str]) -> str:
+    _, plays = trick_head(view)
+    return " · ".join(f"{_name(names, s)} {card_text(c)}" for s, c in plays)
 
 
 def auction_line(view: Observation, names: Sequence[str], last: int = 8) -> str:
     if not view.auction or (view.contract and view.phase == "play"):
         return ""
     said = view.auction[-last:]
-    return "Auction: " + " · ".join(f"{_name(names, s)} {notation_text(t)}" for s, t in said)
+    calls = " · ".join(f"{_name(names, s)} {notation_text(w)}" for s, w in said)
+    return t("Auction: {calls}", calls=calls)
 
 
 def scores_line(view: Observation, names: Sequence[str]) -> str:
@@ -209,11 +270,11 @@ def turn_line(info: TableInfo, view: Observation, names: Sequence[str]) -> str:
     if view.is_over or view.to_act is None:
         return ""
     decider = view.decider if view.decider is not None else view.to_act
-    text = f"➡️ Waiting for **{_name(names, decider)}**"
+    text = "➡️ " + t("Waiting for **{name}**", name=_name(names, decider))
     if decider != view.to_act:
-        text += f" (playing the dummy, {_name(names, view.to_act)})"
+        text += " " + t("(playing the dummy, {name})", name=_name(names, view.to_act))
     if 0 <= decider < len(info.seats) and info.seats[decider].away:
-        text += " 💤 away"
+        text += " 💤 " + t("away")
     if info.deadline:
         text += f" — {_deadline(info)}"
     return text
@@ -223,12 +284,12 @@ def table_embed(info: TableInfo, view: Observation, note: str = "") -> discord.E
     """The one table message, edited as play goes on (spectator view only).
     FLOW sets its image to ``attachment://table.png``."""
     assert view.seat is None, "public messages render the spectator view"
-    game = get_game(info.game)
     names = display_names(info)
-    unit = "game" if view.score_unit == "wins" else "deal"
-    embed = discord.Embed(
-        title=f"{game.title} — table #{info.id} — {unit} {view.round_number}", colour=COLOUR
-    )
+    if view.score_unit == "wins":
+        title = t("{table} — game {number}", table=table_title(info), number=view.round_number)
+    else:
+        title = t("{table} — deal {number}", table=table_title(info), number=view.round_number)
+    embed = discord.Embed(title=title, colour=COLOUR)
     lines = []
     for seat in range(view.num_seats):
         marks = []
@@ -236,65 +297,93 @@ def table_embed(info: TableInfo, view: Observation, note: str = "") -> discord.E
         if bid is not None:
             marks.append(_bid_mark(bid))
         if view.phase == "play" and view.tricks_won and seat < len(view.tricks_won):
-            marks.append(f"tricks {view.tricks_won[seat]}")
+            marks.append(t("tricks {n}", n=view.tricks_won[seat]))
         if seat < len(view.hand_counts):
-            marks.append(f"{view.hand_counts[seat]} cards")
+            marks.append(tn("{n} card", "{n} cards", view.hand_counts[seat]))
         if view.shown and seat < len(view.shown):
             hidden = view.hidden[seat] if seat < len(view.hidden) else 0
-            marks.append(f"shown {cards_text(view.shown[seat])}, hidden {hidden}")
+            marks.append(
+                t(
+                    "shown {cards}, hidden {hidden}",
+                    cards=cards_text(view.shown[seat]),
+                    hidden=hidden,
+                )
+            )
         deciding = view.decider if view.decider is not None else view.to_act
         turn = "➡️ " if seat == deciding and not view.is_over else ""
         status = _seat_status(info, seat)
         lines.append(f"{turn}**{names[seat]}**{status}: " + ", ".join(marks))
-    embed.add_field(name="Seats", value="\n".join(lines), inline=False)
+    embed.add_field(name=t("Seats"), value="\n".join(lines), inline=False)
     facts = [
         contract_line(view, names),
         trump_line(view),
         auction_line(view, names),
     ]
     if view.turned is not None:
-        facts.append(f"Turned: {pretty(view.turned)} (hand size {view.hand_size})")
+        facts.append(
+            t(
+                "Turned: {card} (hand size {size})",
+                card=card_text(view.turned),
+                size=view.hand_size,
+            )
+        )
     if view.requirement is not None:
-        top = cards_text(view.pile[-5:]) if view.pile else "empty"
-        facts.append(f"Pile ({view.pile_size}): {top} — next: {view.requirement}")
+        facts.append(pile_line(view))
     facts = [f for f in facts if f]
     if facts:
-        embed.add_field(name="Table", value="\n".join(facts), inline=False)
+        embed.add_field(name=t("Table"), value="\n".join(facts), inline=False)
     if view.dummy is not None and view.dummy_seat is not None:
         embed.add_field(
-            name=f"Dummy — {names[view.dummy_seat]}",
+            name=t("Dummy — {name}", name=names[view.dummy_seat]),
             value=cards_text(sort_hand(view.dummy)) or "-",
             inline=False,
         )
     if view.declarations:
         decl = "\n".join(
-            f"{_name(names, s)}: {t} {cards_text(c)}".rstrip() for s, t, c in view.declarations
+            f"{_name(names, s)}: {declaration_text(d)} {cards_text(c)}".rstrip()
+            for s, d, c in view.declarations
         )
-        embed.add_field(name="Declarations", value=decl, inline=False)
-    trick = trick_line(view, names)
-    if trick:
-        head, _, plays = trick.partition(": ")
-        embed.add_field(name=head, value=plays, inline=False)
-    embed.add_field(name="Scores", value=scores_line(view, names) or "-", inline=False)
-    status = "\n".join(t for t in (note, turn_line(info, view, names)) if t)
+        embed.add_field(name=t("Declarations"), value=decl, inline=False)
+    head, plays = trick_head(view)
+    if plays:
+        embed.add_field(name=head, value=trick_plays(view, names), inline=False)
+    embed.add_field(name=t("Scores"), value=scores_line(view, names) or "-", inline=False)
+    status = "\n".join(x for x in (note, turn_line(info, view, names)) if x)
     if info.status == "abandoned" and not note:
-        status = "This table was abandoned."
+        status = t("This table was abandoned.")
     elif view.is_over and not note:
-        status = "The game is over."
+        status = t("The game is over.")
     if status:
         embed.description = status
     if info.turn_seconds:
         embed.set_footer(
-            text=f"turn timer {info.turn_seconds} s · away players get {AWAY_TURN_SECONDS} s"
+            text=t(
+                "turn timer {seconds} s · away players get {away} s",
+                seconds=info.turn_seconds,
+                away=AWAY_TURN_SECONDS,
+            )
         )
     return fit_embed(embed)
 
 
+def pile_line(view: Observation) -> str:
+    """Ladder: ``Pile (12): 7♠ 7♥ 8♣ — next: MIN 8``."""
+    top = cards_text(view.pile[-5:]) if view.pile else t("empty")
+    return t(
+        "Pile ({size}): {cards} — next: {requirement}",
+        size=view.pile_size,
+        cards=top,
+        requirement=requirement_text(view.requirement),
+    )
+
+
 def _bid_mark(bid: str) -> str:
     """``bid 9 ♥``, ``bid Backalley``, ``passed``, ``contra``."""
-    if bid == "pass":
-        return "passed"
-    return bid if bid in ("contra", "recontra") else f"bid {bid}"
+    if bid == bid_word("pass"):
+        return t("passed")
+    if bid in (bid_word("contra"), bid_word("recontra")):
+        return bid
+    return t("bid {bid}", bid=bid)
 
 
 def _seat_status(info: TableInfo, seat: int) -> str:
@@ -302,9 +391,9 @@ def _seat_status(info: TableInfo, seat: int) -> str:
         return ""
     s = info.seats[seat]
     if s.resigned:
-        return " 🏳️ resigned (AI plays)"
+        return " 🏳️ " + t("resigned (AI plays)")
     if s.away:
-        return " 💤 away"
+        return " 💤 " + t("away")
     return ""
 
 
@@ -312,9 +401,9 @@ def _seat_status(info: TableInfo, seat: int) -> str:
 def hand_groups(cards: Sequence[Card]) -> str:
     """A hand by suit: ``A♠ K♠ 9♠ · Q♥ 10♥ · …``."""
     if not cards:
-        return "(no cards in hand)"
+        return t("(no cards in hand)")
     return "  ·  ".join(
-        " ".join(pretty(c) for c in group)
+        " ".join(card_text(c) for c in group)
         for _, group in groupby(sort_hand(cards), key=lambda c: c.suit)
     )
 
@@ -322,77 +411,99 @@ def hand_groups(cards: Sequence[Card]) -> str:
 def choices_summary(legal: Sequence[Action]) -> str:
     """What the buttons offer, in words: ``play a card``, ``bid or pass``."""
     words = {
-        "play": "play a card",
-        "bid": "bid",
-        "trump": "name trump",
-        "pass": "pass",
-        "contra": "contra",
-        "recontra": "recontra",
-        "pickup": "pick up the pile",
-        "hidden": "play a hidden card",
+        # i18n: what the hand's buttons offer, joined as "play a card, bid or pass"
+        "play": t("play a card"),
+        "bid": tp("choice", "bid"),
+        "trump": t("name trump"),
+        "pass": tp("choice", "pass"),
+        "contra": tp("choice", "contra"),
+        "recontra": tp("choice", "recontra"),
+        "pickup": t("pick up the pile"),
+        "hidden": t("play a hidden card"),
     }
     order = list(words)
     verbs = sorted({a.verb for a in legal}, key=lambda v: order.index(v) if v in order else 99)
-    kinds = [words.get(v, v) for v in verbs]
-    if len(kinds) <= 1:
-        return kinds[0] if kinds else ""
-    return ", ".join(kinds[:-1]) + " or " + kinds[-1]
+    return or_list(words.get(v, v) for v in verbs)
 
 
 def hand_text(info: TableInfo, view: Observation, page: int = 0, pages: int = 1) -> str:
     """The ephemeral hand: this seat's cards and what it may see of the
     table (trick, led suit, trump, contract or bids, whose turn, the dummy),
     from this seat's own view only."""
-    game = get_game(info.game)
     you = view.seat
     names = display_names(info, you)
     seat = you + 1 if you is not None else "?"
-    unit = "game" if view.score_unit == "wins" else "deal"
-    lines = [
-        f"**Your hand** — {game.title}, table #{info.id} (seat {seat}, {unit} {view.round_number})",
-        hand_groups(view.hand),
-    ]
+    title = game_title(info.game, get_game(info.game).title)
+    if view.score_unit == "wins":
+        head = t(
+            "**Your hand** — {game}, table #{table} (seat {seat}, game {number})",
+            game=title,
+            table=info.id,
+            seat=seat,
+            number=view.round_number,
+        )
+    else:
+        head = t(
+            "**Your hand** — {game}, table #{table} (seat {seat}, deal {number})",
+            game=title,
+            table=info.id,
+            seat=seat,
+            number=view.round_number,
+        )
+    lines = [head, hand_groups(view.hand)]
     if view.shown and you is not None and you < len(view.shown):
         hidden = view.hidden[you] if you < len(view.hidden) else 0
-        lines.append(f"Your table cards: shown {cards_text(view.shown[you])}, hidden {hidden}")
+        lines.append(
+            t(
+                "Your table cards: shown {cards}, hidden {hidden}",
+                cards=cards_text(view.shown[you]),
+                hidden=hidden,
+            )
+        )
     if view.dummy is not None and view.dummy_seat is not None:
-        lines.append(f"Dummy ({_name(names, view.dummy_seat)}): {hand_groups(view.dummy)}")
+        lines.append(
+            t(
+                "Dummy ({name}): {cards}",
+                name=_name(names, view.dummy_seat),
+                cards=hand_groups(view.dummy),
+            )
+        )
     facts = [trump_line(view), contract_line(view, names)]
     if view.turned is not None:
-        facts.append(f"Turned: {pretty(view.turned)}")
+        facts.append(t("Turned: {card}", card=card_text(view.turned)))
     lines.append(" · ".join(f for f in facts if f))
     if view.phase != "play" or not view.contract:
         bids = [(s, seat_bid(view, s)) for s in range(view.num_seats)]
         if any(b is not None for _, b in bids):
-            lines.append("Bids: " + " · ".join(f"{_name(names, s)} {b or '–'}" for s, b in bids))
+            said = " · ".join(f"{_name(names, s)} {b or '–'}" for s, b in bids)
+            lines.append(t("Bids: {bids}", bids=said))
     standing = view.extra.get("standing_bid") if view.phase == "auction" else None
     if standing:
-        lines.append(f"Standing bid: **{notation_text(str(standing))}**")
+        lines.append(t("Standing bid: **{bid}**", bid=notation_text(str(standing))))
     if view.requirement is not None:
-        top = cards_text(view.pile[-5:]) if view.pile else "empty"
-        lines.append(f"Pile ({view.pile_size}): {top} — next: {view.requirement}")
+        lines.append(pile_line(view))
     trick = trick_line(view, names)
     if trick:
         lines.append(trick)
     lines.append(_your_turn(info, view, names))
     if pages > 1:
-        lines.append(f"Page {page + 1} of {pages}")
+        lines.append(t("Page {page} of {pages}", page=page + 1, pages=pages))
     return clip("\n".join(line for line in lines if line))
 
 
 def _your_turn(info: TableInfo, view: Observation, names: Sequence[str]) -> str:
     when = f" {_deadline(info)}" if info.deadline else ""
     if view.is_over:
-        return "The game is over."
+        return t("The game is over.")
     if view.legal_actions:
-        text = f"➡️ **Your turn**: {choices_summary(view.legal_actions)}."
+        text = "➡️ " + t("**Your turn**: {choices}.", choices=choices_summary(view.legal_actions))
         if view.to_act is not None and view.to_act != view.seat:
-            text += f" You play for the dummy ({_name(names, view.to_act)})."
+            text += " " + t("You play for the dummy ({name}).", name=_name(names, view.to_act))
         return text + when
     decider = view.decider if view.decider is not None else view.to_act
     if decider is None:
         return ""
-    return f"Waiting for **{_name(names, decider)}**{when}."
+    return t("Waiting for **{name}**{when}.", name=_name(names, decider), when=when)
 
 
 # -- deals and results ----------------------------------------------------------------------------
@@ -402,27 +513,31 @@ def deal_summary(info: TableInfo, view: Observation) -> str:
     if record is None:
         return ""
     names = display_names(info)
-    lines = [f"**Deal {record.number} is over** — table #{info.id}"]
+    lines = [t("**Deal {number} is over** — table #{table}", number=record.number, table=info.id)]
     if record.contract:
         lines.append(
-            f"Contract: {notation_text(record.contract)} by {_name(names, record.declarer)}"
+            t(
+                "Contract: {contract} by {name}",
+                contract=notation_text(record.contract),
+                name=_name(names, record.declarer),
+            )
         )
     for seat, hand in enumerate(record.hands):
         bid = record.bids[seat] if seat < len(record.bids) else None
         won = record.tricks_won[seat] if seat < len(record.tricks_won) else None
         extra = []
         if bid is not None:
-            extra.append(f"bid {bid}")
+            extra.append(t("bid {bid}", bid=bid))
         if won is not None:
-            extra.append(f"took {won}")
+            extra.append(t("took {n}", n=won))
         head = f"{_name(names, seat)} ({', '.join(extra)})" if extra else _name(names, seat)
         lines.append(f"{head}: {hand_groups(hand)}")
-    who = [" & ".join(_name(names, s) for s in t) for t in view.teams] or names
+    who = [" & ".join(_name(names, s) for s in team) for team in view.teams] or names
     deal = " · ".join(
         f"{w} {fmt_score(v, view.score_unit)}" for w, v in zip(who, record.scores, strict=False)
     )
-    lines.append(f"Deal scores: {deal}")
-    lines.append(f"Totals: {scores_line(view, names)}")
+    lines.append(t("Deal scores: {scores}", scores=deal))
+    lines.append(t("Totals: {scores}", scores=scores_line(view, names)))
     return clip("\n".join(lines))
 
 
@@ -433,7 +548,8 @@ def winners_line(view: Observation, names: Sequence[str], ranks: Sequence[int]) 
     if not firsts:
         return ""
     who = " & ".join(_name(names, s) for s in firsts)
-    return f"🏆 {who} {'wins' if len(firsts) == 1 else 'win'}"
+    # i18n: {n} is how many players share first place (a team: 2)
+    return "🏆 " + tn("{name} wins", "{name} win", len(firsts), name=who)
 
 
 def result_text(info: TableInfo, view: Observation, results: ResultInfo | None) -> str:
@@ -448,7 +564,7 @@ def result_text(info: TableInfo, view: Observation, results: ResultInfo | None) 
         ranks = [view.ranking[team_of[s]] if view.ranking else 0 for s in range(seats)]
     else:
         ranks = list(view.ranking) or [0] * seats
-    lines = [f"**{get_game(info.game).title} — table #{info.id} is over.**"]
+    lines = ["**" + t("{table} is over.", table=table_title(info)) + "**"]
     winner = winners_line(view, names, ranks)
     if winner:
         lines.append(winner)
@@ -460,7 +576,7 @@ def result_text(info: TableInfo, view: Observation, results: ResultInfo | None) 
         ]
     else:
         entries = [(ranks[s], _name(names, s), v) for s, v in enumerate(view.scores)]
-    lines.append("Final scores:")
+    lines.append(t("Final scores:"))
     for rank, who, score in sorted(entries):
         lines.append(f"{rank}. {who} — {fmt_score(score, view.score_unit)}")
     if results and results.rating_changes:
@@ -469,22 +585,24 @@ def result_text(info: TableInfo, view: Observation, results: ResultInfo | None) 
             changes.append(
                 f"{_name(names, seat)} {before:.1f} → {after:.1f} ({after - before:+.1f})"
             )
-        lines.append("Ratings: " + " · ".join(changes))
+        lines.append(t("Ratings: {changes}", changes=" · ".join(changes)))
     if resigned:
         who = ", ".join(_name(names, s) for s in sorted(resigned))
-        lines.append(f"🏳️ Resigned (counts as a loss): {who}")
+        lines.append("🏳️ " + t("Resigned (counts as a loss): {names}", names=who))
     return clip("\n".join(lines))
 
 
 def settings_text(game: str, values: dict[str, Any]) -> str:
     spec = get_game(game)
-    lines = [f"**{spec.title} settings**"]
+    lines = ["**" + t("{game} settings", game=game_title(game, spec.title)) + "**"]
     for setting in spec.Variant.settings():
         value = values.get(setting.name)
         lines.append(
-            f"`{setting.name}` = {_value(value)} ({setting.describe_range()}) — {setting.help}"
+            f"`{setting.name}` = {_value(value)} ({setting_range(setting)}) — "
+            f"{setting_help(setting)}"
         )
-    lines.append(f"`turn_seconds` = {values.get('turn_seconds')} (0 = off, 15..3600)")
+    turn = t("(0 = off, 15..3600)")
+    lines.append(f"`turn_seconds` = {values.get('turn_seconds')} {turn}")
     return clip("\n".join(lines))
 
 

@@ -4,7 +4,8 @@ Pure functions of an ``Observation`` (one seat's view, or the spectator's) and
 the seat names: nothing here can show a card the view does not hold.  One
 renderer serves every game; each block appears only when the view has it
 (the Batak dummy, Blot declarations, Ladder's table cards, Backalley's
-turned card...).
+turned card...).  Every word goes through ``bot.i18n`` (the current
+language); cards, bids and suits through ``bot.i18n.terms``.
 """
 
 from __future__ import annotations
@@ -12,8 +13,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import groupby
 
+from bot.i18n import t, tn
+from bot.i18n.terms import (
+    bid_word,
+    card_text,
+    declaration_text,
+    game_title,
+    requirement_text,
+    suit_name,
+)
+from bot.i18n.terms import notation_text as _notation
 from engine import Action, Card, Event, Observation
-from engine.core.cards import SUIT_NAMES, SUIT_SYMBOLS, pretty, sort_hand
+from engine.core.cards import SUIT_SYMBOLS, sort_hand
 
 RULE = "-" * 60
 
@@ -27,14 +38,14 @@ def fmt_score(value: int, unit: str) -> str:
 
 
 def cards_text(cards: Sequence[Card]) -> str:
-    return " ".join(pretty(c) for c in cards) if cards else "-"
+    return " ".join(card_text(c) for c in cards) if cards else "-"
 
 
 def trump_text(view: Observation) -> str:
     if view.trump is None:
-        return "no trump" if view.phase == "play" else "not named yet"
+        return suit_name("NT") if view.phase == "play" else t("not named yet")
     symbol = SUIT_SYMBOLS.get(view.trump, "")
-    return f"{symbol} {SUIT_NAMES.get(view.trump, view.trump)}".strip()
+    return f"{symbol} {suit_name(view.trump)}".strip()
 
 
 def legal_cards(view: Observation) -> set[Card]:
@@ -47,10 +58,10 @@ def hand_lines(cards: Sequence[Card], legal: set[Card], by_rank: bool = False) -
     group, so 30+ cards remain readable."""
 
     def mark(card: Card) -> str:
-        return f"[{pretty(card)}]" if card in legal else f" {pretty(card)} "
+        return f"[{card_text(card)}]" if card in legal else f" {card_text(card)} "
 
     if not cards:
-        return ["  (no cards)"]
+        return ["  " + t("(no cards)")]
     if by_rank:
         ordered = sorted(cards, key=lambda c: (c.rank, c.suit))
         groups = [list(g) for _, g in groupby(ordered, key=lambda c: c.rank)]
@@ -70,55 +81,91 @@ def hand_lines(cards: Sequence[Card], legal: set[Card], by_rank: bool = False) -
 
 
 def seat_label(seat: int, names: Sequence[str]) -> str:
-    return names[seat] if seat < len(names) else f"Seat {seat}"
+    return names[seat] if seat < len(names) else t("Seat {seat}", seat=seat)
 
 
 def render_table(view: Observation, names: Sequence[str], *, title: str = "") -> str:
     """The whole table as the given view sees it."""
     out: list[str] = []
-    head = title or view.game.title()
-    unit = "game" if view.score_unit == "wins" else "deal"
-    out.append(f"=== {head} - {unit} {view.round_number} ===")
+    head = title or game_title(view.game, view.game.title())
+    if view.score_unit == "wins":
+        out.append(t("=== {title} - game {number} ===", title=head, number=view.round_number))
+    else:
+        out.append(t("=== {title} - deal {number} ===", title=head, number=view.round_number))
     if view.dealer is not None:
-        out.append(f"Dealer: {seat_label(view.dealer, names)}")
+        out.append(t("Dealer: {name}", name=seat_label(view.dealer, names)))
     if view.contract is not None or view.declarer is not None:
         who = seat_label(view.declarer, names) if view.declarer is not None else "?"
-        out.append(f"Contract: {view.contract or '-'} by {who}")
+        contract = _notation(view.contract) if view.contract else "-"
+        out.append(t("Contract: {contract} by {name}", contract=contract, name=who))
     climbing = view.requirement is not None
     if not climbing and (view.phase in ("play", "trump") or view.trump is not None):
-        out.append(f"Trump: {trump_text(view)}")
+        out.append(t("Trump: {trump}", trump=trump_text(view)))
     if view.turned is not None:
-        out.append(f"Turned card: {pretty(view.turned)}   hand size: {view.hand_size}")
+        out.append(
+            t(
+                "Turned card: {card}   hand size: {size}",
+                card=card_text(view.turned),
+                size=view.hand_size,
+            )
+        )
     if view.requirement is not None:
-        out.append(f"Requirement: {view.requirement}")
+        out.append(
+            t(
+                "Requirement: {requirement}",
+                requirement=requirement_text(view.requirement),
+            )
+        )
     out.extend(_climbing_rows(view, names) if climbing else _seat_rows(view, names))
     if view.auction:
-        tail = ", ".join(f"{seat_label(s, names)}: {t}" for s, t in view.auction[-8:])
-        out.append(f"Auction: {tail}")
+        tail = ", ".join(f"{seat_label(s, names)}: {_notation(w)}" for s, w in view.auction[-8:])
+        out.append(t("Auction: {calls}", calls=tail))
     if view.declarations:
-        out.append("Declarations:")
+        out.append(t("Declarations:"))
         for seat, text, cards in view.declarations:
-            out.append(f"  {seat_label(seat, names)}: {text} ({cards_text(cards)})")
+            out.append(
+                f"  {seat_label(seat, names)}: {declaration_text(text)} ({cards_text(cards)})"
+            )
     if view.dummy is not None and view.dummy_seat is not None:
-        out.append(f"Dummy ({seat_label(view.dummy_seat, names)}), face up:")
+        out.append(t("Dummy ({name}), face up:", name=seat_label(view.dummy_seat, names)))
         out.extend(hand_lines(view.dummy, legal_cards(view)))
     if view.pile_size or view.pile:
         top = cards_text(view.pile[-5:])
-        out.append(f"Pile ({view.pile_size} cards), top last: {top}")
+        out.append(
+            tn(
+                "Pile ({n} card), top last: {cards}",
+                "Pile ({n} cards), top last: {cards}",
+                view.pile_size,
+                cards=top,
+            )
+        )
     if view.trick:
-        plays = ", ".join(f"{seat_label(s, names)} {pretty(c)}" for s, c in view.trick)
-        out.append(f"Trick: {plays}")
+        plays = ", ".join(f"{seat_label(s, names)} {card_text(c)}" for s, c in view.trick)
+        out.append(t("Trick: {plays}", plays=plays))
     elif view.last_trick:
-        plays = ", ".join(f"{seat_label(s, names)} {pretty(c)}" for s, c in view.last_trick)
-        out.append(f"Last trick: {plays}")
+        plays = ", ".join(f"{seat_label(s, names)} {card_text(c)}" for s, c in view.last_trick)
+        out.append(t("Last trick: {plays}", plays=plays))
     if view.seat is not None and not view.is_over:
-        out.append("Your hand:")
+        out.append(t("Your hand:"))
         out.extend(hand_lines(view.hand, legal_cards(view), by_rank=bool(view.shown)))
     return "\n".join(out)
 
 
+def _column(text: str, width: int) -> str:
+    return text.ljust(width) if len(text) < width else text + " "
+
+
 def _seat_rows(view: Observation, names: Sequence[str]) -> list[str]:
-    rows = ["  Seat                 Bid  Tricks  Cards"]
+    # i18n: column headings of the terminal's table (padded to their widths)
+    head = (
+        _column(t("Seat"), 21)
+        + t("Bid").rjust(3)
+        + "  "
+        + t("Tricks").rjust(6)
+        + "  "
+        + t("Cards").rjust(5)
+    )
+    rows = ["  " + head]
     for seat in range(view.num_seats):
         bid = view.bids[seat] if seat < len(view.bids) else None
         tricks = view.tricks_won[seat] if seat < len(view.tricks_won) else None
@@ -128,20 +175,27 @@ def _seat_rows(view: Observation, names: Sequence[str]) -> list[str]:
             f"{turn}{seat_label(seat, names):<20} {'-' if bid is None else bid:>3}"
             f"  {'' if tricks is None else tricks:>6}  {'' if count is None else count:>5}"
         )
-    rows.append("Scores: " + scores_text(view, names))
+    rows.append(t("Scores: {scores}", scores=scores_text(view, names)))
     return rows
 
 
 def _climbing_rows(view: Observation, names: Sequence[str]) -> list[str]:
     """Ladder: hand counts, the shown table cards and how many hidden remain."""
-    rows = ["  Seat                 Hand  Shown            Hidden"]
+    head = (
+        _column(t("Seat"), 21)
+        + t("Hand").rjust(4)
+        + "  "
+        + _column(t("Shown"), 17)
+        + t("Hidden").rjust(6)
+    )
+    rows = ["  " + head]
     for seat in range(view.num_seats):
         turn = "->" if seat == view.to_act else "  "
         shown = cards_text(view.shown[seat]) if seat < len(view.shown) else "-"
         hidden = view.hidden[seat] if seat < len(view.hidden) else 0
         who, count = seat_label(seat, names), view.hand_counts[seat]
         rows.append(f"{turn}{who:<20} {count:>4}  {shown:<16} {hidden:>6}")
-    rows.append("Games won: " + scores_text(view, names))
+    rows.append(t("Games won: {scores}", scores=scores_text(view, names)))
     return rows
 
 
@@ -161,7 +215,7 @@ def scores_text(view: Observation, names: Sequence[str]) -> str:
 
 def render_ranking(view: Observation, names: Sequence[str]) -> str:
     """Final standings: shared ranks for equal totals."""
-    lines = ["=== Final result ==="]
+    lines = [t("=== Final result ===")]
     if view.teams:
         entries = [
             (view.ranking[i], " & ".join(seat_label(s, names) for s in team), view.scores[i])
@@ -181,25 +235,29 @@ def render_deal_summary(view: Observation, names: Sequence[str]) -> str:
     record = view.last_deal
     if record is None:
         return ""
-    lines = [RULE, f"Deal {record.number} is over."]
+    lines = [RULE, t("Deal {number} is over.", number=record.number)]
     if record.contract:
         who = seat_label(record.declarer, names) if record.declarer is not None else "?"
-        lines.append(f"Contract: {record.contract} by {who}")
+        lines.append(
+            t("Contract: {contract} by {name}", contract=_notation(record.contract), name=who)
+        )
     for seat, hand in enumerate(record.hands):
         bid = record.bids[seat] if seat < len(record.bids) else None
         bid = "-" if bid is None else bid
         won = record.tricks_won[seat] if seat < len(record.tricks_won) else ""
         who = seat_label(seat, names)
-        lines.append(f"  {who:<20} bid {bid!s:>3} took {won!s:>2}: {cards_text(sort_hand(hand))}")
+        took = t("bid {bid} took {won}", bid=f"{bid!s:>3}", won=f"{won!s:>2}")
+        lines.append(f"  {who:<20} {took}: {cards_text(sort_hand(hand))}")
     deal = ", ".join(fmt_score(v, view.score_unit) for v in record.scores)
-    lines.append(f"Deal scores: {deal}")
-    lines.append("Totals: " + scores_text(view, names))
+    lines.append(t("Deal scores: {scores}", scores=deal))
+    lines.append(t("Totals: {scores}", scores=scores_text(view, names)))
     lines.append(RULE)
     return "\n".join(lines)
 
 
 def options_text(legal: Sequence[Action]) -> str:
-    """The non-card choices in a compact line: 'bid 1-8', 'pass, bid 8 H ...'."""
+    """The non-card choices in a compact line: 'bid 1-8', 'pass, bid 8 H ...'
+    (in the notation the player types, which every language shares)."""
     choices = [a for a in legal if a.verb != "play"]
     if not choices:
         return ""
@@ -209,19 +267,20 @@ def options_text(legal: Sequence[Action]) -> str:
     if len(numbers) == len(choices) and numbers == list(range(numbers[0], numbers[-1] + 1)):
         return f"bid {numbers[0]}-{numbers[-1]}" if len(numbers) > 1 else f"bid {numbers[0]}"
     texts = [str(a) for a in choices]
-    more = f" ... ({len(texts)} choices, '?' lists all)" if len(texts) > 14 else ""
+    more = ""
+    if len(texts) > 14:
+        more = " ... " + t("({n} choices, '?' lists all)", n=len(texts))
     return ", ".join(texts[:14]) + more
-
-
-#: how a strain (bid or trump) reads on a label
-STRAIN_WORDS = {"NT": "No trump"}
 
 
 def strain_text(word: str | None) -> str:
     """``H`` -> ``♥``, ``NT`` -> ``No trump`` (jokers are never a strain)."""
     if word is None:
         return ""
-    return STRAIN_WORDS.get(word) or SUIT_SYMBOLS.get(word, word)
+    if word == "NT":
+        # i18n: no-trump as a button label (Blot's bid "9 No trump")
+        return t("No trump")
+    return SUIT_SYMBOLS.get(word, word)
 
 
 def label_for(action: Action) -> str:
@@ -232,61 +291,67 @@ def label_for(action: Action) -> str:
     reader cannot tell from a word."""
     verb = action.verb
     if verb == "play":
-        return " ".join(pretty(c) for c in action.cards)
+        return " ".join(card_text(c) for c in action.cards)
     if verb == "bid":
         if action.word == "backalley":
-            return "Backalley"
-        parts = ["Bid"]
+            # i18n: button: Backalley's bid of every trick
+            return t("Backalley")
+        parts = []
         if action.number is not None:
             parts.append(str(action.number))
         if action.word is not None:
             parts.append(strain_text(action.word))
         if action.capot:
-            parts.append("capot")
-        return " ".join(parts)
+            parts.append(bid_word("capot"))
+        # i18n: button: a bid, e.g. "Bid 5", "Bid 9 ♥", "Bid 25 ♠ capot"
+        return t("Bid {bid}", bid=" ".join(parts)) if parts else t("Bid")
     if verb == "trump":
-        return f"Trump {strain_text(action.word)}"
+        # i18n: button: name this suit as trump
+        return t("Trump {suit}", suit=strain_text(action.word))
     if verb == "pickup":
-        return "Pick up the pile"
+        return t("Pick up the pile")
     if verb == "hidden":
-        return f"Play hidden card {action.number}"
-    return verb.capitalize()
+        return t("Play hidden card {number}", number=action.number)
+    buttons = {
+        # i18n: auction buttons
+        "pass": t("Pass"),
+        "contra": t("Contra"),
+        "recontra": t("Recontra"),
+    }
+    return buttons.get(verb, verb.capitalize())
 
 
 def notation_text(text: str | None) -> str:
     """A contract or auction text with suit symbols: ``10 H contra`` ->
-    ``10 ♥ contra``, ``bid 9 NT`` -> ``bid 9 no trump``, ``bid backalley``
+    ``10 ♥ contra``, ``bid 9 NT`` -> ``9 no trump``, ``bid backalley``
     -> ``backalley``.  Only bids, contracts and passes go through here
     (never a card notation)."""
-    if not text:
-        return ""
-    words = text.split()
-    if words[0] == "bid" and len(words) > 1:
-        words = words[1:]
-    out = []
-    for word in words:
-        if word in ("S", "H", "D", "C"):
-            out.append(SUIT_SYMBOLS[word])
-        elif word == "NT":
-            out.append("no trump")
-        else:
-            out.append(word)
-    return " ".join(out)
+    return _notation(text)
 
 
 def describe_action(seat: int, action: Action, names: Sequence[str]) -> str:
     who = seat_label(seat, names)
-    you = who == "You"
+    you = who == t("You")
     if action.verb == "play":
-        return f"{who} {'play' if you else 'plays'} {cards_text(action.cards)}"
+        cards = cards_text(action.cards)
+        return (
+            t("You play {cards}", cards=cards)
+            if you
+            else t("{name} plays {cards}", name=who, cards=cards)
+        )
     if action.verb == "bid":
-        return f"{who} {'bid' if you else 'bids'} {str(action)[4:]}"
+        bid = _notation(str(action))
+        return t("You bid {bid}", bid=bid) if you else t("{name} bids {bid}", name=who, bid=bid)
     if action.verb == "trump":
-        suit = SUIT_NAMES.get(action.word or "", action.word)
-        return f"{who} {'name' if you else 'names'} trump: {suit}"
+        suit = suit_name(action.word)
+        return (
+            t("You name trump: {suit}", suit=suit)
+            if you
+            else t("{name} names trump: {suit}", name=who, suit=suit)
+        )
     if action.verb == "pass":
-        return f"{who} {'pass' if you else 'passes'}"
-    return f"{who}: {action}"
+        return t("You pass") if you else t("{name} passes", name=who)
+    return f"{who}: {label_for(action)}"
 
 
 def describe_event(event: Event, names: Sequence[str]) -> str | None:
@@ -295,22 +360,32 @@ def describe_event(event: Event, names: Sequence[str]) -> str | None:
     who = seat_label(event.seat, names) if event.seat is not None else ""
     data = event.data
     if event.kind == "trick_won":
-        return f"  -> {who} wins the trick"
+        return "  -> " + t("{name} wins the trick", name=who)
     if event.kind in ("declaration", "belote", "declarations_shown"):
-        detail = data.get("text") or data.get("description") or ""
-        return f"  * {who} announces {detail}".rstrip()
+        detail = str(data.get("text") or data.get("description") or "")
+        return "  * " + t("{name} announces {what}", name=who, what=declaration_text(detail))
     if event.kind == "redeal":
-        return "  Everyone passed: the cards are dealt again."
+        return "  " + t("Everyone passed: the cards are dealt again.")
     if event.kind == "dummy_revealed":
-        return f"  The dummy ({who}) is laid face up."
+        return "  " + t("The dummy ({name}) is laid face up.", name=who)
     if event.kind in ("pickup", "picked_up"):
-        return f"  {who} picks up the pile"
+        return "  " + t("{name} picks up the pile", name=who)
     if event.kind in ("redistribute", "redistributed"):
-        return "  The T pools and redeals every hand!"
+        return "  " + t("The T pools and redeals every hand!")
     if event.kind == "hidden_revealed":
-        return f"  {who} turns over a hidden card: {data.get('card')}"
+        shown = _card_or_text(data.get("card"))
+        return "  " + t("{name} turns over a hidden card: {card}", name=who, card=shown)
     if event.kind == "skip":
-        return f"  {who} is skipped"
+        return "  " + t("{name} is skipped", name=who)
     if event.kind == "game_over":
-        return f"  {who} has no cards left: game over!" if event.seat is not None else "  Draw."
+        if event.seat is None:
+            return "  " + t("Draw.")
+        return "  " + t("{name} has no cards left: game over!", name=who)
     return None
+
+
+def _card_or_text(value: object) -> str:
+    try:
+        return card_text(Card.parse(str(value)))
+    except ValueError:
+        return str(value)

@@ -150,6 +150,7 @@ async def test_the_role_id_is_never_typed(fake, bot):
         "rated_with_ai",
         "use_threads",
         "turn_pings",
+        "language",
     ]
 
 

@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from bot.i18n.terms import card_text
 from bot.services.models import SeatInfo, TableInfo
 from bot.ui import custom_ids, render
 from bot.ui.items import hand_view, level_window
@@ -281,7 +282,7 @@ def test_batak_declarer_sees_the_dummy_and_plays_for_it():
         assert f"You play for the dummy ({NAMES[state.to_act]})" in text
         rows = components(hand_view(info, view)[0])
         offered = {comp["label"] for comp in acts(rows).values()}
-        dummy = {render.pretty(c) for c in view.dummy}
+        dummy = {card_text(c) for c in view.dummy}
         assert offered and offered <= dummy
         return
     pytest.fail("no dummy turn reached")

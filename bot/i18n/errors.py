@@ -1,0 +1,150 @@
+"""A refusal in the reader's language.
+
+Two kinds of error reach a person:
+
+* the service's (``bot.services.errors``): each carries its English
+  message id and the values to fill in (``exc.msgid``, ``exc.params``), so
+  it reads the same in English as ever and translated elsewhere;
+* the engine's: each carries a stable ``reason`` code (and, where a number
+  matters, ``params``).  In English the engine's own message is shown: it
+  quotes the refused input precisely.  In another language the reason's
+  catalogue message is shown (``ENGINE_REASONS``), or a generic "that move
+  is not allowed now" for a code this table does not know yet.
+
+Parameters that are words of the game (a table status, a difficulty) are
+put in the language here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.i18n import N_, current, placeholders, t, tp
+from bot.i18n.catalog import DEFAULT_LOCALE
+from bot.i18n.terms import difficulty_word, status_word, suit_name
+
+GENERIC = N_("That move is not allowed now.")
+SYNTAX = N_("That is not a move: for example 'play AS', 'bid 3' or 'pass'.")
+
+#: engine reason code -> catalogue message (placeholders come from ``exc.params``)
+ENGINE_REASONS: Mapping[str, str] = {
+    "error": N_("That cannot be done."),
+    "illegal": GENERIC,
+    "not_your_turn": N_("It is not your turn: waiting for {waiting}."),
+    "game_over": N_("The match is over."),
+    "not_in_this_game": N_("That is not a move of this game."),
+    "wrong_phase": N_("That is not possible in this phase of the game."),
+    # the text of a move (the terminal)
+    "invalid_syntax": SYNTAX,
+    "not_text": SYNTAX,
+    "not_an_action": SYNTAX,
+    "unknown_verb": SYNTAX,
+    "extra_words": SYNTAX,
+    "bad_number": SYNTAX,
+    "not_a_log": SYNTAX,
+    "too_long": N_("That is too long to be a move."),
+    "empty": N_("Type a move, for example 'play AS' or 'bid 3'."),
+    "bad_character": N_("Use plain letters, digits and spaces, for example 'play 7H 7D'."),
+    "bad_card": N_(
+        "That is not a card: rank 2-9 T J Q K A, then suit S H D C (AS, TH, 10H, 7D; "
+        "jokers RJ, BJ)."
+    ),
+    "bad_play": N_("Play a card, for example 'play AS'."),
+    "one_card": N_("Play exactly one card, for example 'play AS'."),
+    "bad_trump": N_("Name one suit as trump: S, H, D or C."),
+    "bad_hidden": N_("Name one hidden card, for example 'hidden 2'."),
+    "bad_bid": N_("That is not a bid of this game."),
+    "bad_strain": N_("A bid names a suit (S, H, D, C) or NT."),
+    # playing a card
+    "not_in_hand": N_("That card is not in the hand you play from."),
+    "must_follow_suit": N_("You must follow suit."),
+    "must_beat": N_("You must follow suit with a card higher than the highest one in the trick."),
+    "must_trump": N_("You have none of the led suit, so you must play a trump."),
+    "must_overtrump": N_("You must play a trump higher than the highest one in the trick."),
+    "trump_not_broken": N_("Trump may not be led until it is broken while you hold another suit."),
+    # bidding
+    "bid_out_of_range": N_("That bid is not allowed now."),
+    "forced_opening": N_("The first bidder may not pass: open at {min} or more."),
+    "bid_too_low": N_("Bid at least {low}."),
+    "hook_rule": N_("The hook rule: the dealer may not make the bids add up to {total}."),
+    "bad_contra": N_("Only an opponent of the standing bid may double it, once."),
+    "bad_recontra": N_("Recontra is for the doubled team, after a contra."),
+    "doubled": N_("After a contra no new bid is allowed."),
+    "capot_sticky": N_("A capot bid stands: every later bid must be capot."),
+    "capot_too_low": N_("Capot bids start at 25."),
+    # Ladder
+    "must_play": N_("You have a legal play, so you must make one."),
+    "wrong_source": N_("Play from your hand first, then your shown cards, then your hidden ones."),
+    "no_such_hidden": N_("There is no hidden card there."),
+    "mixed_ranks": N_("A play is cards of one rank only."),
+    "mixed_sources": N_("Play from one place at a time: your hand or your shown cards."),
+    "blocked_by_requirement": N_("That rank is blocked by the pile's requirement."),
+    "action_last_card": N_("An action card (2, 3, 9, T) may not be your last card."),
+    # settings and tables
+    "bad_setting": N_("That value is not allowed for this setting."),
+    "out_of_range": N_("{setting} must be {range} (got {value})."),
+    "unknown_setting": N_("There is no setting {setting} here; known: {known}."),
+    "bad_variant": N_("Those settings are not valid for this game."),
+    "bad_seed": N_("The seed must be a whole number."),
+    "unknown_game": N_("There is no game {game}; choose one of: {known}."),
+    "invalid_position": N_("That position is not consistent."),
+}
+#: reasons whose message needs a parameter the error may lack: shown without it
+WITHOUT_PARAMS: Mapping[str, str] = {
+    "not_your_turn": N_("It is not your turn."),
+    "out_of_range": N_("That value is out of range for this setting."),
+    "unknown_setting": N_("There is no such setting for this game."),
+    "unknown_game": N_("There is no such game."),
+    "forced_opening": N_("The first bidder may not pass before anyone has bid."),
+    "bid_too_low": GENERIC,
+    "hook_rule": N_("The hook rule: the dealer may not make the bids add up to the hand size."),
+}
+
+
+def localized_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Values that are words of the game, in the current language."""
+    out = dict(params)
+    for key, value in params.items():
+        if key == "status" and isinstance(value, str):
+            out[key] = status_word(value)
+        elif key == "difficulty" and isinstance(value, str):
+            out[key] = difficulty_word(value)
+        elif key in ("suit", "trump") and isinstance(value, str):
+            out[key] = suit_name(value)
+        elif key == "verb" and isinstance(value, str):
+            out[key] = verb_word(value)
+    return out
+
+
+def verb_word(verb: str) -> str:
+    """What the person tried, for "you cannot {verb} now" (a refusal)."""
+    words = {
+        # i18n: what a person tried to do, in "you cannot {verb} now: table #{table} is
+        # {status}"; phrase each so that it fits your translation of that sentence
+        "join": tp("table action", "join"),
+        "leave": tp("table action", "leave"),
+        "add an AI player": tp("table action", "add an AI player"),
+        "remove a player": tp("table action", "remove a player"),
+        "start": tp("table action", "start"),
+        "play": tp("table action", "play"),
+        "resign": tp("table action", "resign"),
+        "come back to": tp("table action", "come back to"),
+    }
+    return words.get(verb, verb)
+
+
+def error_text(exc: BaseException) -> str:
+    """What to tell a person about ``exc`` (an ``EngineError``), in the
+    current language; no "⚠️" prefix (the front end adds its own)."""
+    params: Mapping[str, Any] = getattr(exc, "params", None) or {}
+    msgid = getattr(exc, "msgid", None)
+    if isinstance(msgid, str) and msgid:
+        return t(msgid, **localized_params(params))
+    if current().code == DEFAULT_LOCALE:
+        return str(exc)
+    reason = str(getattr(exc, "reason", "") or "")
+    chosen = ENGINE_REASONS.get(reason, GENERIC)
+    if not placeholders(chosen) <= set(params):
+        chosen = WITHOUT_PARAMS.get(reason, GENERIC)
+    return t(chosen, **localized_params(params))
