@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.ai.rollout import copy_state
-from engine.ai.search import Evidence, SearchAgent, SearchGame
+from engine.ai.search import SearchAgent, SearchGame
 from engine.ai.solver import Solver
 from engine.core.actions import Action, play
 from engine.core.game import MatchState
@@ -44,6 +44,8 @@ Clock = Callable[[], float]
 Progress = Callable[[int, int], None]
 
 EVALUATED, EQUIVALENT, NOT_EVALUATED = "evaluated", "equivalent", "not_evaluated"
+#: candidate -> its value in each world
+Values = dict[Action, list[float]]
 
 
 @dataclass(frozen=True)
@@ -225,11 +227,11 @@ def analyse(
         if out_of_time():
             break
         rng = random.Random(f"{seed}:{d.index}")
-        evidence, status = _evaluate(search, d, rng, worlds, out_of_time, remaining)
-        if evidence is None and status == EVALUATED:
+        values, status = _evaluate(search, d, rng, worlds, out_of_time, remaining)
+        if values is None and status == EVALUATED:
             break  # out of time in the middle of this decision: drop it
-        verdicts.append(_verdict(d, evidence, status, unit, limit, z))
-        used += evidence.worlds if evidence is not None else 0
+        verdicts.append(_verdict(d, values or {}, status, unit, limit, z))
+        used += _worlds(values or {})
         if progress is not None:
             progress(len(verdicts), len(decisions))
     return Analysis(
@@ -252,9 +254,10 @@ def _evaluate(
     worlds: int,
     out_of_time: Callable[[], bool],
     remaining: Callable[[], float],
-) -> tuple[Evidence | None, str]:
-    """The evidence on one decision and its status; (None, EVALUATED) when
-    the budget ran out before it was done."""
+) -> tuple[Values | None, str]:
+    """Each candidate's value in each world (paired: the same worlds for
+    all) and the decision's status; (None, EVALUATED) when the budget ran
+    out before it was done."""
     view, legal = d.view, list(d.view.legal_actions)
     if any(a.verb not in spec.verbs for a in legal):
         if spec.bidder is None or any(a.verb in spec.verbs for a in legal):
@@ -263,18 +266,19 @@ def _evaluate(
         priced = spec.bidder(view, legal, rng, deadline, worlds)
         if not priced or d.chosen not in priced:
             return None, NOT_EVALUATED
-        return Evidence(list(priced), dict(priced)), EVALUATED
+        return dict(priced), EVALUATED
     classes = spec.classes(view, legal)
     if len(classes) == 1:
         return None, EQUIVALENT
     candidates = [d.chosen if d.chosen in c else c[0] for c in classes]
-    evidence = Evidence(candidates)
+    values: Values = {a: [] for a in candidates}
     rollouts = spec.rollouts(view)
     for _ in range(worlds):
         if out_of_time():
             return None, EVALUATED
-        evidence.add(_world(spec, view, candidates, rollouts, rng))
-    return evidence, EVALUATED
+        for action, value in _world(spec, view, candidates, rollouts, rng).items():
+            values[action].append(value)
+    return values, EVALUATED
 
 
 def _world(
@@ -320,22 +324,23 @@ def _solve_out(state: Any, game: str) -> None:
 
 def _verdict(
     d: Decision,
-    evidence: Evidence | None,
+    values: Values,
     status: str,
     unit: GameUnit,
     threshold: float,
     z: float,
 ) -> Verdict:
     chosen = str(d.chosen)
-    if evidence is None or evidence.worlds == 0:
+    n = _worlds(values)
+    if n == 0:
         return Verdict(
             d.index, d.deal, d.view.phase, status, chosen, chosen, 0.0, 0.0, 0, False, unit.name
         )
-    means: Mapping[Action, float] = {a: evidence.mean(a) for a in evidence.candidates}
-    best = max(evidence.candidates, key=lambda a: (means[a], a == d.chosen))
-    gap, se = evidence.margin(best, d.chosen) if best != d.chosen else (0.0, 0.0)
+    means: Mapping[Action, float] = {a: sum(v[:n]) / n for a, v in values.items()}
+    best = max(means, key=lambda a: (means[a], a == d.chosen))
+    gap, se = _paired(values[best][:n], values[d.chosen][:n])
     loss = max(0.0, means[best] - means[d.chosen]) * unit.scale
-    values = sorted(((str(a), means[a] * unit.scale) for a in means), key=lambda p: -p[1])
+    ranked = sorted(((str(a), means[a] * unit.scale) for a in means), key=lambda p: -p[1])
     return Verdict(
         index=d.index,
         deal=d.deal,
@@ -345,11 +350,28 @@ def _verdict(
         best=str(best),
         loss=loss,
         stderr=se * unit.scale,
-        worlds=evidence.worlds,
+        worlds=n,
         flagged=loss > threshold and gap > z * se,
         unit=unit.name,
-        values=tuple(values),
+        values=tuple(ranked),
     )
+
+
+def _worlds(values: Values) -> int:
+    """Worlds in which every candidate was valued."""
+    return min((len(v) for v in values.values()), default=0)
+
+
+def _paired(better: Sequence[float], worse: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error of ``better - worse`` over paired worlds
+    (an infinite error with fewer than two: nothing is significant yet)."""
+    diffs = [a - b for a, b in zip(better, worse, strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n if n else 0.0
+    if n < 2:
+        return mean, math.inf if any(diffs) else 0.0
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, math.sqrt(var / n)
 
 
 def _per_deal(verdicts: Sequence[Verdict]) -> tuple[DealAccuracy, ...]:
