@@ -117,8 +117,10 @@ def _compile(code: str) -> Translations | None:
         catalog = read_po(po, locale=code, domain=DOMAIN)
     for message in list(catalog)[1:]:
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        if not all(strings):  # a plural half-translated reads in English, whole
-            message.string = ("",) * len(strings) if len(strings) > 1 else ""
+        if not all(strings) or message.fuzzy:
+            # untranslated (a plural even half), or fuzzy: read in English, whole, and
+            # noticed as missing (``write_mo`` would copy the English in as a translation)
+            catalog.delete(message.id, message.context)
     buffer = io.BytesIO()
     write_mo(buffer, catalog)
     buffer.seek(0)

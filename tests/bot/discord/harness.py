@@ -138,6 +138,10 @@ class FakeDiscord:
     #: called with every recorded request, as it is made (hidden-information checks)
     on_send: Any = None
     latency: float = 0.0
+    #: the Discord client language of each user (``locale``), default en-US
+    user_locales: dict[int, str] = field(default_factory=dict)
+    #: the server's Discord language (``guild_locale``)
+    guild_locale: str = "en-US"
     rest_latency: float | None = None
     hook_latency: float | None = None
     failures: list[Failure] = field(default_factory=list)
@@ -527,8 +531,8 @@ class FakeDiscord:
                 "mute": False,
             },
             "data": data,
-            "locale": "en-US",
-            "guild_locale": "en-US",
+            "locale": self.user_locales.get(user_id, "en-US"),
+            "guild_locale": self.guild_locale,
             "entitlements": [],
             "authorizing_integration_owners": {},
             "app_permissions": app_permissions,
@@ -770,14 +774,19 @@ def assert_limits(sent: Sent) -> None:
         return
     assert len(body.get("content") or "") <= LIMITS["content"], "content too long"
     embeds = body.get("embeds") or []
+    assert len(embeds) <= 10
     total = 0
     for embed in embeds:
         total += len(embed.get("title", "")) + len(embed.get("description", ""))
+        assert len(embed.get("title", "")) <= 256
         assert len(embed.get("description", "")) <= 4096
+        assert len(embed.get("fields", [])) <= 25
         for f in embed.get("fields", []):
             assert len(f["name"]) <= 256 and len(f["value"]) <= 1024
             total += len(f["name"]) + len(f["value"])
-        total += len((embed.get("footer") or {}).get("text", ""))
+        footer = (embed.get("footer") or {}).get("text", "")
+        assert len(footer) <= 2048
+        total += len(footer)
     assert total <= LIMITS["embed_total"], "embeds too long"
     rows = body.get("components") or []
     assert len(rows) <= LIMITS["rows"]
@@ -790,8 +799,10 @@ def assert_limits(sent: Sent) -> None:
             if comp.get("type") == 3:
                 assert 1 <= len(comp.get("options", [])) <= LIMITS["options"]
                 assert len(comps) == 1
+                assert len(comp.get("placeholder", "") or "") <= 150
             for option in comp.get("options", []):
                 assert len(option["label"]) <= 100 and len(option["value"]) <= 100
+                assert len(option.get("description", "") or "") <= 100
 
 
 def is_ours(task: asyncio.Task[Any]) -> bool:
