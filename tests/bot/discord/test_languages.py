@@ -169,3 +169,42 @@ async def test_commands_are_localised_for_discords_languages(fake: FakeDiscord, 
         for text in (command.get("description_localizations") or {}).values():
             assert len(text) <= 100
     assert set(table.get("description_localizations") or {}) <= {"tr", "hi"}
+
+
+async def test_every_command_name_is_listed_for_translation(fake: FakeDiscord, bot: Any) -> None:
+    """``command_names`` (what pybabel extracts) holds every command, group
+    and option name the bot syncs."""
+    from bot.ui.command_names import command_names
+
+    listed = set(command_names())  # English: no language is set here
+    synced: set[str] = set()
+
+    def walk(items: list[dict[str, Any]]) -> None:
+        for item in items:
+            synced.add(item["name"])
+            if item.get("type", 1) in (1, 2) or "options" in item:
+                walk([o for o in item.get("options", []) if isinstance(o, dict)])
+
+    (sync,) = [s for s in fake.sent if s.method == "PUT" and s.path.endswith("/commands")]
+    walk(sync.json)
+    assert synced <= listed, sorted(synced - listed)
+
+
+async def test_rules_come_from_the_readers_rule_book(fake: FakeDiscord, bot: Any) -> None:
+    """A translated rule book is shown in its language; the others in English."""
+    from bot import rulebook
+
+    fake.user_locales[HOST] = "hi"
+    (reply,) = await run(bot, fake, payload(fake, 2, fake.slash("rules", game="callbreak"), HOST))
+    embeds = FakeDiscord.body_of(reply)["embeds"]
+    assert embeds[0]["title"].startswith(rulebook.title("callbreak", "hi"))
+    assert rulebook.title("callbreak", "hi") != rulebook.title("callbreak")
+    section = rulebook.sections("callbreak", "hi")[2].title
+    body = payload(fake, 2, fake.slash("rules", game="callbreak", section=section), HOST)
+    (reply,) = await run(bot, fake, body)
+    (embed,) = FakeDiscord.body_of(reply)["embeds"]
+    assert embed["title"].endswith(section)
+    if rulebook.language_of("ladder", "hi") is None:  # no Hindi Ladder book: English
+        (reply,) = await run(bot, fake, payload(fake, 2, fake.slash("rules", game="ladder"), HOST))
+        title = FakeDiscord.body_of(reply)["embeds"][0]["title"]
+        assert title.startswith(rulebook.title("ladder"))
