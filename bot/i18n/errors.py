@@ -22,7 +22,7 @@ from typing import Any
 
 from bot.i18n import N_, current, placeholders, t, tp
 from bot.i18n.catalog import DEFAULT_LOCALE
-from bot.i18n.terms import difficulty_word, status_word, suit_name
+from bot.i18n.terms import difficulty_word, or_list, status_word, suit_name
 
 GENERIC = N_("That move is not allowed now.")
 SYNTAX = N_("That is not a move: for example 'play AS', 'bid 3' or 'pass'.")
@@ -114,6 +114,8 @@ def localized_params(params: Mapping[str, Any]) -> dict[str, Any]:
             out[key] = suit_name(value)
         elif key == "verb" and isinstance(value, str):
             out[key] = verb_word(value)
+        elif isinstance(value, tuple | list):  # alternatives: "1..13 or 0"
+            out[key] = or_list(str(v) for v in value)
     return out
 
 

@@ -255,13 +255,7 @@ def setting_help(spec: SettingSpec) -> str:
 def setting_range(spec: SettingSpec) -> str:
     """What a setting accepts, as ``SettingSpec.describe_range`` spells it
     (values stay as typed: ``true``, ``any_trump``), joined in the language."""
-    parts: list[str] = []
-    if spec.bounds:
-        parts.append(f"{spec.bounds[0]}..{spec.bounds[1]}")
-    if spec.choices:
-        parts.extend(str(c) for c in spec.choices)
-    if isinstance(spec.default, bool):
-        parts = ["true", "false"]
+    parts = spec.range_parts()
     # i18n: a setting that accepts any value
     return or_list(parts) if parts else t("any")
 

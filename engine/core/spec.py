@@ -48,6 +48,11 @@ class SettingSpec:
     help: str
 
     def describe_range(self) -> str:
+        parts = self.range_parts()
+        return " or ".join(parts) if parts else "any"
+
+    def range_parts(self) -> tuple[str, ...]:
+        """What the setting accepts, one alternative each (``1..13``, ``true``)."""
         parts = []
         if self.bounds:
             parts.append(f"{self.bounds[0]}..{self.bounds[1]}")
@@ -55,7 +60,7 @@ class SettingSpec:
             parts.extend(str(c) for c in self.choices)
         if isinstance(self.default, bool):
             parts = ["true", "false"]
-        return " or ".join(parts) if parts else "any"
+        return tuple(parts)
 
 
 @dataclass(frozen=True)
@@ -94,6 +99,7 @@ class Variant:
         raise InvalidVariant(
             f"unknown setting {quote(name)} for {cls.game_name or cls.__name__}; known: {known}",
             "unknown_setting",
+            {"setting": quote(name), "known": known},
         )
 
     @classmethod
@@ -103,7 +109,9 @@ class Variant:
         if isinstance(spec.default, bool):
             if type(value) is not bool:
                 raise InvalidVariant(
-                    f"{spec.name} must be true or false (got {quote(value)})", "out_of_range"
+                    f"{spec.name} must be true or false (got {quote(value)})",
+                    "out_of_range",
+                    {"setting": spec.name, "range": ("true", "false"), "value": quote(value)},
                 )
             return
         if spec.choices is not None and any(
@@ -118,7 +126,9 @@ class Variant:
             cls.check_free_value(spec, value)
             return
         raise InvalidVariant(
-            f"{spec.name} must be {spec.describe_range()} (got {quote(value)})", "out_of_range"
+            f"{spec.name} must be {spec.describe_range()} (got {quote(value)})",
+            "out_of_range",
+            {"setting": spec.name, "range": spec.range_parts(), "value": quote(value)},
         )
 
     @classmethod
@@ -146,7 +156,9 @@ class Variant:
     @classmethod
     def _from_text(cls, spec: SettingSpec, text: str) -> Any:
         wrong = InvalidVariant(
-            f"{spec.name} must be {spec.describe_range()} (got {quote(text)})", "out_of_range"
+            f"{spec.name} must be {spec.describe_range()} (got {quote(text)})",
+            "out_of_range",
+            {"setting": spec.name, "range": spec.range_parts(), "value": quote(text)},
         )
         raw = text.strip(" \t\r\n")
         if len(text) > MAX_SETTING_TEXT or not raw.isascii() or not raw.isprintable():
@@ -222,7 +234,10 @@ class Registry(Mapping[str, "Game"]):
         key = self._aliases.get(key, key)
         if key not in self._games:
             known = ", ".join(self._games)
-            raise UnknownGame(f"unknown game {quote(name)}; choose one of: {known}")
+            raise UnknownGame(
+                f"unknown game {quote(name)}; choose one of: {known}",
+                params={"game": quote(name), "known": known},
+            )
         return key
 
     def __getitem__(self, name: str) -> Game:

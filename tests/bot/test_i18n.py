@@ -190,3 +190,18 @@ def test_terminal_speaks_lang(tmp_path: Path) -> None:
         assert t("Your move: ") in text
         assert t("Scores: {scores}", scores="").strip() in text
     assert "Your move: " not in text
+
+
+@pytest.mark.parametrize("code", ["tr", "hy", "ne", "hi"])
+def test_a_refused_setting_names_the_setting_and_its_range(code: str) -> None:
+    """A moderator's typo is explained in their language with the facts
+    (the engine's ``params``), not in a generic sentence."""
+    with pytest.raises(EngineError) as caught:
+        get_game("callbreak").Variant.from_options({"rounds": 99})
+    with pytest.raises(EngineError) as unknown:
+        get_game("poker")
+    with using(code):
+        text = error_text(caught.value)
+        assert "rounds" in text and "1..13" in text and "99" in text
+        assert text != str(caught.value)
+        assert "'poker'" in error_text(unknown.value)
