@@ -186,7 +186,7 @@ def no_early_stop() -> dict[str, Any]:
                 setattr(auctions, name, 10**9)
     except ImportError:
         pass
-    return {"min_worlds": 10**9, "max_worlds": 10**9, "early_stop": False}
+    return {"min_worlds": 10**9, "max_worlds": 10**9, "max_bid_worlds": 10**9, "early_stop": False}
 
 
 # -- the measurement -------------------------------------------------------------------------------

@@ -275,7 +275,7 @@ def batak_bid(
                 row["pass"] = diff(high[1], high[0], tricks(best, theirs, high[0], high[1]))
             rows.append(row)
             n = len(rows)
-            if n >= MIN_BLOT_WORLDS and n % 2 == 0 and clear(price(), resolution=0.25):
+            if n >= MIN_BLOT_WORLDS and n % 2 == 0 and clear(price(), 0.25, safe_lead=True):
                 break
     except TimeoutError:
         pass

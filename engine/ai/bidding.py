@@ -27,9 +27,9 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
+from engine.ai.evidence import MIN_SAFE_WORLDS, Evidence
 from engine.ai.playouts import play_out
 from engine.ai.sampling import UnseenDealer
-from engine.ai.search import Evidence
 from engine.core.actions import BACKALLEY, Action
 from engine.core.cards import Card, standard_deck
 from engine.core.view import Observation
@@ -41,52 +41,60 @@ MAX_WORLDS = 60
 MIN_BLOT_WORLDS = 6
 
 
-def simulate(
-    deadline: float,
-    one: Callable[[], int | None],
-    max_worlds: int = MAX_WORLDS,
-    enough: Callable[[list[int]], bool] | None = None,
-) -> list[int]:
-    """The seat's tricks in each simulated deal (``one`` plays a deal: None
-    when the deadline came first) finished before ``deadline``, stopping
-    early once ``enough`` says the bid is decided (checked every four deals
-    from ``MIN_WORLDS`` on)."""
-    tricks: list[int] = []
-    while len(tricks) < max_worlds and time.perf_counter() < deadline:
-        won = one()
-        if won is None:
-            break
-        tricks.append(won)
-        n = len(tricks)
-        if enough is not None and n >= MIN_WORLDS and n % 4 == 0 and enough(tricks):
-            break
-    return tricks
-
-
 #: action -> its value in each simulated world (the same worlds for all)
 Priced = dict[Action, list[float]]
 
 
-def clear(priced: Priced | None, resolution: float, z: float = 2.5) -> bool:
-    """The simulation has said enough: as in play (``search.Evidence``), one
-    candidate is significantly better than every other, or what is left to
-    tell apart is below ``resolution``."""
-    if not priced or len(priced) == 1:
-        return bool(priced)
-    evidence = Evidence(list(priced), priced)
-    if evidence.all_equal():
+def simulate(
+    deadline: float,
+    one: Callable[[], int | None],
+    legal: Sequence[Action],
+    score: Callable[[Action, int], float],
+    resolution: float,
+    max_worlds: int = MAX_WORLDS,
+) -> Priced | None:
+    """Every legal bid's score in each simulated deal (``one`` plays a deal
+    and gives the seat's tricks, None when the deadline came first), until
+    ``max_worlds`` deals, the deadline, or the bid is decided (``decided``,
+    checked every four deals from ``MIN_WORLDS`` on); None with fewer than
+    ``MIN_WORLDS`` deals."""
+    evidence = Evidence(legal)
+    n = 0
+    while n < max_worlds and time.perf_counter() < deadline:
+        won = one()
+        if won is None:
+            break
+        evidence.add({a: float(score(a, won)) for a in legal})
+        n += 1
+        if n >= MIN_WORLDS and n % 4 == 0 and decided(evidence, resolution):
+            break
+    if n < MIN_WORLDS:
+        return None
+    return evidence.values
+
+
+def decided(evidence: Evidence, resolution: float, z: float = 2.5, safe_lead: bool = True) -> bool:
+    """The simulation has said enough, by the play search's rules
+    (``engine.ai.evidence``): every candidate alike, one significantly
+    better than every other, what is left to tell apart below
+    ``resolution``, or (``safe_lead``) the leader's expected loss below it."""
+    if len(evidence.candidates) <= 1 or evidence.all_equal():
         return True
     evidence.prune(z)
-    return len(evidence.candidates) == 1 or evidence.settled(z, resolution)
+    return (
+        len(evidence.candidates) == 1
+        or evidence.settled(z, resolution)
+        or (safe_lead and evidence.worlds >= MIN_SAFE_WORLDS and evidence.regret() < resolution)
+    )
 
 
-def price_bids(
-    legal: Sequence[Action], tricks: list[int], score: Callable[[Action, int], float]
-) -> Priced | None:
-    """Every legal bid's score in each simulated deal (None if too few deals)."""
-    if len(tricks) < MIN_WORLDS:
-        return None
-    return {a: [float(score(a, t)) for t in tricks] for a in legal}
+def clear(
+    priced: Priced | None, resolution: float, z: float = 2.5, safe_lead: bool = False
+) -> bool:
+    """``decided`` for a priced table (the auctions' bidders)."""
+    if not priced:
+        return False
+    return decided(Evidence(list(priced), priced), resolution, z, safe_lead)
 
 
 def best_explained(
@@ -146,10 +154,7 @@ def callbreak_bid(
     def score(action: Action, t: int) -> float:
         return score_bid(action.number or 1, t)
 
-    tricks = simulate(
-        deadline, one, max_worlds, lambda ts: clear(price_bids(legal, ts, score), resolution=1.0)
-    )
-    return price_bids(legal, tricks, score)
+    return simulate(deadline, one, legal, score, 1.0, max_worlds)
 
 
 # -- Backalley ---------------------------------------------------------------------------------
@@ -199,10 +204,7 @@ def backalley_bid(
             return score_backalley(h, t)
         return score_bid(action.number or 0, t)
 
-    tricks = simulate(
-        deadline, one, max_worlds, lambda ts: clear(price_bids(legal, ts, score), resolution=0.25)
-    )
-    return price_bids(legal, tricks, score)
+    return simulate(deadline, one, legal, score, 0.25, max_worlds)
 
 
 def no_leads(n: int) -> dict[int, set[str]]:

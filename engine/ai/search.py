@@ -30,7 +30,6 @@ own card from the leader, the heuristic's card is played.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -38,6 +37,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from engine.ai.base import BaseAgent, get_agent, register_agent
+from engine.ai.evidence import MIN_SAFE_WORLDS
+from engine.ai.evidence import Evidence as Evidence  # re-exported: other searches use it
 from engine.ai.rollout import COUNTS, copy_state
 from engine.core.actions import Action
 from engine.core.game import MatchState
@@ -122,66 +123,6 @@ def deal_value(state: MatchState, seat: int, deals_before: int) -> float:
     return float(mine - sum(others) / max(1, len(others)))
 
 
-@dataclass
-class Evidence:
-    """Values of each candidate, one per completed world (paired)."""
-
-    candidates: list[Action]
-    values: dict[Action, list[float]] = field(default_factory=dict)
-
-    def add(self, row: dict[Action, float]) -> None:
-        for action, value in row.items():
-            self.values.setdefault(action, []).append(value)
-
-    @property
-    def worlds(self) -> int:
-        return min((len(self.values.get(a, ())) for a in self.candidates), default=0)
-
-    def mean(self, action: Action) -> float:
-        vals = self.values[action]
-        return sum(vals) / len(vals)
-
-    def leader(self) -> Action:
-        return max(self.candidates, key=self.mean)
-
-    def margin(self, better: Action, worse: Action) -> tuple[float, float]:
-        """Mean and standard error of ``better - worse`` over the worlds
-        where both were played."""
-        a, b = self.values[better], self.values[worse]
-        n = min(len(a), len(b))
-        diffs = [a[-n + i] - b[-n + i] for i in range(n)] if n else []
-        if n < 2:
-            return (diffs[0] if diffs else 0.0), math.inf
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        return mean, math.sqrt(var / n)
-
-    def prune(self, z: float) -> None:
-        """Drop candidates significantly worse than the leader."""
-        best = self.leader()
-        keep = [best]
-        for action in self.candidates:
-            if action is best:
-                continue
-            mean, se = self.margin(best, action)
-            if not mean - z * se > 0:
-                keep.append(action)
-        self.candidates = [a for a in self.candidates if a in keep]
-
-    def settled(self, z: float, resolution: float) -> bool:
-        """Every other candidate is known to within ``resolution`` of the
-        leader: more worlds could not change the choice by more than that."""
-        best = self.leader()
-        return all(
-            z * self.margin(best, a)[1] < resolution for a in self.candidates if a is not best
-        )
-
-    def all_equal(self) -> bool:
-        """Every world gave every candidate the same value."""
-        rows = zip(*(self.values[a] for a in self.candidates), strict=False)
-        return all(len(set(row)) == 1 for row in rows)
-
-
 def _cards_left(state: MatchState) -> int:
     return sum(len(h) for h in getattr(state, "hands", ())) or 10**6
 
@@ -199,8 +140,13 @@ class SearchAgent(BaseAgent):
         self.spec = _GAMES[game]
         self.fallback = get_agent("heuristic", game=game, seed=seed)
         self.max_worlds = int(kw.get("max_worlds", 400))
+        #: simulated deals a bid is worth at most (``engine.ai.bidding``)
+        self.max_bid_worlds = min(self.max_worlds, int(kw.get("max_bid_worlds", 60)))
         self.min_worlds = int(kw.get("min_worlds", 6))
         self.z = float(kw.get("z", 2.5))
+        #: worlds before the expected-loss rule may stop a search (small
+        #: samples understate the spread of rare, large differences)
+        self.min_safe_worlds = int(kw.get("min_safe_worlds", MIN_SAFE_WORLDS))
         #: standard errors by which the leader must beat the heuristic's card
         self.prefer_own = float(kw.get("prefer_own", 1.0))
         #: False: no early stop at all (benchmarks of throughput)
@@ -229,7 +175,7 @@ class SearchAgent(BaseAgent):
         if any(a.verb not in self.spec.verbs for a in legal):
             own = self.fallback.act(view, legal)
             if self.spec.bidder is not None and not any(a.verb in self.spec.verbs for a in legal):
-                priced = self.spec.bidder(view, legal, self.rng, deadline, self.max_worlds)
+                priced = self.spec.bidder(view, legal, self.rng, deadline, self.max_bid_worlds)
                 if priced:
                     evidence = Evidence(list(priced), dict(priced))
                     return self._done(
@@ -256,22 +202,38 @@ class SearchAgent(BaseAgent):
             def world(candidates: list[Action]) -> dict[Action, float] | None:
                 return self._world(view, candidates, rollouts, deadline)
 
-        while evidence.worlds < self.max_worlds and time.perf_counter() < deadline:
+        stop = "deadline"
+        while time.perf_counter() < deadline:
+            if evidence.worlds >= self.max_worlds:
+                stop = "max_worlds"
+                break
             row = world(evidence.candidates)
             if row is None:
                 break
             evidence.add(row)
-            if self.early_stop and evidence.worlds >= self.min_worlds:
-                if evidence.all_equal():
-                    break
-                evidence.prune(self.z)
-                if len(evidence.candidates) == 1:
-                    break
-                if evidence.settled(self.z, self.spec.resolution):
-                    break
+            reason = self._enough(evidence)
+            if reason is not None:
+                stop = reason
+                break
         if evidence.worlds == 0:
             return self._done(own, "no_world_in_time", 0, start)
-        return self._done(self._choose(evidence, own), "searched", evidence.worlds, start)
+        choice = self._choose(evidence, own)
+        return self._done(choice, "searched", evidence.worlds, start, stop)
+
+    def _enough(self, evidence: Evidence) -> str | None:
+        """Why the worlds so far settle the choice, or None to go on."""
+        if not self.early_stop or evidence.worlds < self.min_worlds:
+            return None
+        if evidence.all_equal():
+            return "all_equal"
+        evidence.prune(self.z)
+        if len(evidence.candidates) == 1:
+            return "one_left"
+        if evidence.settled(self.z, self.spec.resolution):
+            return "settled"
+        if evidence.worlds >= self.min_safe_worlds and evidence.regret() < self.spec.resolution:
+            return "safe_lead"
+        return None
 
     def _choose(self, evidence: Evidence, own: Action) -> Action:
         """The leader, unless the heuristic's own choice is too close to call."""
@@ -330,10 +292,12 @@ class SearchAgent(BaseAgent):
             row[action] = self.spec.value(sim, view.decider, mark)
         return row
 
-    def _done(self, action: Action, how: str, worlds: int, start: float) -> Action:
+    def _done(self, action: Action, how: str, worlds: int, start: float, stop: str = "") -> Action:
         self.last = {
             "how": how,
             "worlds": worlds,
             "ms": (time.perf_counter() - start) * 1000,
+            #: what ended a search: a stopping rule, max_worlds, or the deadline
+            "stop": stop,
         }
         return action
