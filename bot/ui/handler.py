@@ -76,12 +76,13 @@ class ComponentHandler:
         self, interaction: discord.Interaction[Any], cid: ComponentId, value: str | None
     ) -> None:
         issued = self.hands.clock()
-        set_current(await self.bot.languages.for_person(interaction))
         try:
             await acknowledge(interaction)
         except discord.HTTPException as exc:  # the click expired on the way: nobody to tell
             log.warning("click on table %s not acknowledged: %s", cid.table, exc)
             return
+        # after the acknowledgement: a first look-up may read the database
+        set_current(await self.bot.languages.for_person(interaction))
         try:
             await self._dispatch(interaction, cid, value, issued)
         except StaleAction as exc:

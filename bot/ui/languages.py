@@ -12,13 +12,16 @@ The order (``bot.i18n.locales``; README "Languages"):
 
 Discord has no Armenian or Nepali client locale: those players and servers
 choose with ``/language`` and ``/settings set game:server key:language``.
-Choices are cached in memory (a click must not wait for the database) and
-refreshed when they are changed through this process.
+Choices are cached in memory (a click must not wait for the database):
+refreshed at once when changed through this process, and read again after
+``CACHE_SECONDS`` (another process -- another shard -- may have changed them).
 """
 
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -30,16 +33,29 @@ if TYPE_CHECKING:
     from bot.services.tables import TableService
 
 log = logging.getLogger(__name__)
-_UNSET = object()
+#: how long a person's or a server's choice is trusted before it is read again
+CACHE_SECONDS = 300.0
 
 
 class Languages:
-    def __init__(self, service: TableService, client: discord.Client | None = None) -> None:
+    def __init__(
+        self,
+        service: TableService,
+        client: discord.Client | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.service = service
         self.client = client
-        self._people: dict[int, str | None] = {}
-        self._servers: dict[int, str | None] = {}
+        self.clock = clock
+        #: id -> (choice, when it was read)
+        self._people: dict[int, tuple[str | None, float]] = {}
+        self._servers: dict[int, tuple[str | None, float]] = {}
         self._guild_locales: dict[int, str] = {}
+
+    def _fresh(self, cache: dict[int, tuple[str | None, float]], key: int) -> bool:
+        entry = cache.get(key)
+        return entry is not None and self.clock() - entry[1] < CACHE_SECONDS
 
     # -- what is known ------------------------------------------------------------------
     def remember(self, interaction: discord.Interaction[Any]) -> None:
@@ -50,36 +66,34 @@ class Languages:
 
     async def person_choice(self, user_id: int) -> str | None:
         """The language a person chose with ``/language`` (None: Discord's)."""
-        cached = self._people.get(user_id, _UNSET)
-        if cached is not _UNSET:
-            return cached  # type: ignore[return-value]
+        if self._fresh(self._people, user_id):
+            return self._people[user_id][0]
         try:
             choice = await self.service.settings.user_language(user_id)
         except Exception as exc:  # the store is busy: Discord's language for now
             log.info("language of %s not read (%s)", user_id, exc)
-            return None
-        self._people[user_id] = choice
+            return self._people.get(user_id, (None, 0.0))[0]
+        self._people[user_id] = (choice, self.clock())
         return choice
 
     def chose(self, user_id: int, code: str | None) -> None:
         """A person's new choice (``/language``)."""
-        self._people[user_id] = normalize(code)
+        self._people[user_id] = (normalize(code), self.clock())
 
     async def server_choice(self, guild_id: int | None) -> str | None:
         """The server's ``language`` setting (None: ``auto``)."""
         if guild_id is None:
             return None
-        cached = self._servers.get(guild_id, _UNSET)
-        if cached is not _UNSET:
-            return cached  # type: ignore[return-value]
+        if self._fresh(self._servers, guild_id):
+            return self._servers[guild_id][0]
         try:
             settings = await self.service.get_guild_settings(guild_id)
         except Exception as exc:
             log.info("language of server %s not read (%s)", guild_id, exc)
-            return None
+            return self._servers.get(guild_id, (None, 0.0))[0]
         value = settings.get("language", AUTO)
         choice = None if value == AUTO else normalize(value)
-        self._servers[guild_id] = choice
+        self._servers[guild_id] = (choice, self.clock())
         return choice
 
     def server_changed(self, guild_id: int | None) -> None:
