@@ -81,6 +81,11 @@ class Action:
             object.__setattr__(self, "cards", tuple(sorted(cards, key=_card_order)))
 
     def __str__(self) -> str:
+        text = _TEXT_OF_SHARED.get(id(self))
+        return text if text is not None else self._format()
+
+    def _format(self) -> str:
+        """The canonical notation (``str(action)``), formatted from the fields."""
         parts = [self.verb]
         parts.extend(str(c) for c in self.cards)
         if self.number is not None:
@@ -280,7 +285,10 @@ def check_action(action: Any) -> Action:
 # bounded set are shared: single cards, plays of equal ranks (Ladder), bids,
 # trumps, hidden slots and the bare verbs -- at most a few thousand objects.
 _SHARED: dict[Action, Action] = {}
-_SHARED_IDS: set[int] = set()
+#: ids of the shared objects (kept alive by ``_SHARED``, so never reused)
+SHARED_IDS: set[int] = set()
+#: id of a shared object -> its text (``str(action)``, formatted once)
+_TEXT_OF_SHARED: dict[int, str] = {}
 
 
 def _shared(action: Action) -> Action:
@@ -295,7 +303,8 @@ def _shared(action: Action) -> Action:
         return found
     if len({c.rank for c in action.cards}) <= 1:
         _SHARED[action] = action
-        _SHARED_IDS.add(id(action))
+        SHARED_IDS.add(id(action))
+        _TEXT_OF_SHARED[id(action)] = action._format()
     return action
 
 
@@ -303,7 +312,7 @@ def is_shared(action: object) -> TypeGuard[Action]:
     """True for an action handed out by this module's constructors or by
     ``parse_action``: well-formed by construction, so ``apply`` skips
     ``check_action`` for it."""
-    return id(action) in _SHARED_IDS
+    return id(action) in SHARED_IDS
 
 
 def shared_or_same(action: Action) -> Action:
@@ -321,7 +330,18 @@ def play(*cards: Card) -> Action:
         found = PLAY_OF.get(cards[0])
         if found is not None and type(cards[0]) is Card:
             return found
+    elif all(type(c) is Card for c in cards):  # Ladder's plays of equal cards
+        found = _PLAYS.get(cards)
+        if found is None:
+            found = _shared(Action("play", cards))
+            if is_shared(found):
+                _PLAYS[cards] = found
+        return found
     return _shared(Action("play", tuple(cards)))
+
+
+#: cards in the order given -> the shared play of several cards
+_PLAYS: dict[tuple[Card, ...], Action] = {}
 
 
 def bid(number: int | None = None, word: str | None = None, capot: bool = False) -> Action:

@@ -21,13 +21,13 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Mapping, Sequence
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from engine.core.actions import (
     BACKALLEY,
+    SHARED_IDS,
     Action,
     check_action,
-    is_shared,
     parse_action,
     shared_or_same,
 )
@@ -327,7 +327,7 @@ class MatchState(ABC):
         return self.to_act
 
     def legal_actions(self) -> list[Action]:
-        if self.is_over:
+        if self.phase is Phase.OVER:
             return []
         return self._legal()
 
@@ -343,21 +343,23 @@ class MatchState(ABC):
         the state exactly as it was.  An accepted action is one of
         ``legal_actions()``, and that canonical object is what the log keeps.
         """
-        if not is_shared(action):  # text, or an Action built outside the engine
-            if isinstance(action, str):
-                action = self.game.parse_action(action)
-            else:
-                action = shared_or_same(check_action(action))
-        if self.is_over:
+        checked: Action
+        if id(action) in SHARED_IDS:  # one of the engine's own action objects
+            checked = cast(Action, action)
+        elif isinstance(action, str):
+            checked = self.game.parse_action(action)
+        else:  # an object built elsewhere: check it is a well-formed Action
+            checked = shared_or_same(check_action(action))
+        if self.phase is Phase.OVER:
             raise GameOver("the match is over")
         if seat is not None and (type(seat) is not int or seat != self.decider):
             raise NotYourTurn(
                 f"it is not your turn (waiting for seat {self.decider}; got {quote(seat)})",
                 "not_your_turn",
             )
-        legal = self._legal_action(action)
+        legal = self._legal_action(checked)
         if legal is None:
-            raise self._explain(action)
+            raise self._explain(checked)
         events = self._apply(legal)
         self.log.append(legal)
         return events

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from engine.core.cards import Card
 
@@ -60,6 +60,9 @@ class CardTables(NamedTuple):
 class Ranking:
     """Card order inside a suit, with and without trump.  Override per game."""
 
+    def __init__(self) -> None:
+        self._tables: dict[str | None, CardTables] = {}
+
     def suit_of(self, card: Card, trump: str | None) -> str:
         """The suit a card counts as for following, leading and winning."""
         return card.suit
@@ -87,11 +90,10 @@ class Ranking:
         """``suit_of`` and the in-suit power of every card under ``trump``,
         remembered per trump (the methods above must not depend on anything
         else)."""
-        cache: dict[Any, CardTables] = self.__dict__.setdefault("_tables", {})
-        found = cache.get(trump)
+        found = self._tables.get(trump)
         if found is None:
             suits = _SuitTable(self, trump)
-            found = cache[trump] = CardTables(suits, _StrengthTable(self, trump, suits))
+            found = self._tables[trump] = CardTables(suits, _StrengthTable(self, trump, suits))
         return found
 
 

@@ -196,7 +196,8 @@ class TrickGameState(MatchState):
 
     def _common_view(self, seat: int | None) -> dict[str, Any]:
         """Fields every trick game's Observation shares."""
-        mine = seat is not None and seat == self.decider
+        decider = self.decider
+        mine = seat is not None and seat == decider
         return {
             "game": self.game.name,
             "seat": seat,
@@ -206,7 +207,7 @@ class TrickGameState(MatchState):
             "is_over": self.is_over,
             "dealer": self.dealer,
             "to_act": self.to_act,
-            "decider": self.decider,
+            "decider": decider,
             "hand": tuple(self.hands[seat]) if seat is not None else (),
             "legal_actions": tuple(self.legal_actions()) if mine else (),
             "trick": tuple(self.trick.plays),
@@ -217,7 +218,7 @@ class TrickGameState(MatchState):
             "tricks_won": tuple(self.tricks_won),
             "scores": tuple(self.scores),
             "deal_scores": tuple(self.deal_scores),
-            "hand_counts": tuple(len(h) for h in self.hands),
+            "hand_counts": tuple(map(len, self.hands)),
             "last_deal": self.history[-1] if self.history else None,
         }
 

@@ -17,21 +17,25 @@ Position facts (``BACKALLEY.position``): ``hands``, ``trick``, ``to_act``,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, cast
+from functools import cache
+from typing import Any, ClassVar, cast
 
 from engine.core.actions import Action, bid
 from engine.core.cards import JOKER_SUIT, Card, parse_cards, standard_deck
 from engine.core.events import Event
-from engine.core.follow import Allowed, lead_restricted, of_suit
+from engine.core.follow import Allowed, lead_restricted
 from engine.core.game import (
+    ClonePlan,
     Game,
     Phase,
     check_rows,
     deal_seat,
     hands_to_text,
     normalize_hands,
+    share,
     split_deal,
 )
+from engine.core.shuffle import shuffle
 from engine.core.spec import GAMES, setting
 from engine.core.spec import Variant as VariantBase
 from engine.core.trick import Ranking, Trick
@@ -75,9 +79,31 @@ class BackalleyVariant(VariantBase):
     )
 
 
+@cache
+def bid_actions(hand_size: int) -> tuple[Action, ...]:
+    """``bid 0`` .. ``bid hand_size``, then ``bid backalley`` (rules "Bidding")."""
+    return (*(bid(b) for b in range(hand_size + 1)), bid(word=BACKALLEY_WORD))
+
+
+@cache
+def _must_follow(led: str) -> str:
+    return f"you must follow the led suit ({led})"
+
+
 class BackalleyState(TrickGameState):
     variant: BackalleyVariant
     ranking = JOKER_RANKING
+    clone_plan: ClassVar[ClonePlan] = {
+        **TrickGameState.clone_plan,
+        "sizes": list,
+        "bids": list,
+        "backalley": set,
+        "auction": list,  # of tuples
+        "stock": list,
+        "turned": share,
+        "set_aside": list,
+        "trump_broken": share,
+    }
 
     def __init__(self, game: Game, variant: BackalleyVariant, seed: int | None) -> None:
         super().__init__(game, variant, seed)
@@ -103,7 +129,7 @@ class BackalleyState(TrickGameState):
         n, h = self.num_seats, self.hand_size
         if hands is None:
             deck = standard_deck(jokers=True)
-            self.rng.shuffle(deck)
+            shuffle(deck, self.rng)
             hands = [deck[h * s : h * (s + 1)] for s in range(n)]
             stock = deck[h * n :]
         assert stock is not None
@@ -141,8 +167,7 @@ class BackalleyState(TrickGameState):
 
     def _legal_bids(self) -> list[Action]:
         h = self.hand_size
-        options = [bid(b) for b in range(h + 1)]
-        options.append(bid(word=BACKALLEY_WORD))
+        options = list(bid_actions(h))
         if self.variant.hook_rule and self.to_act == self.dealer:
             so_far = sum(b for b in self.bids if b is not None)
             options = [a for a in options if so_far + self._bid_value(a) != h]
@@ -153,13 +178,15 @@ class BackalleyState(TrickGameState):
 
     def _allowed_cards(self) -> Allowed:
         hand = self.hands[self.playing_seat]
-        if not self.trick.plays:
+        plays = self.trick.plays
+        if not plays:
             broken = self.variant.trump_lead == "broken" and self.trump_broken
             return lead_restricted(hand, self.trump, broken, JOKER_RANKING)
-        led = cast(str, self.trick.led_suit(JOKER_RANKING, self.trump))
-        same = of_suit(hand, led, JOKER_RANKING, self.trump)
+        suits = JOKER_RANKING.tables(self.trump).suit
+        led = suits[plays[0][1]]
+        same = [c for c in hand if suits[c] == led]
         if same:
-            return Allowed(same, "must_follow_suit", f"you must follow the led suit ({led})")
+            return Allowed(same, "must_follow_suit", _must_follow(led))
         return Allowed(list(hand))
 
     def _explain(self, action: Action) -> IllegalAction:
@@ -178,12 +205,14 @@ class BackalleyState(TrickGameState):
 
     # -- applying ------------------------------------------------------------------
     def _apply(self, action: Action) -> list[Event]:
-        seat = cast(int, self.to_act)
+        seat = self.to_act
+        assert seat is not None
         if self.phase is Phase.BIDDING:
             return self._apply_bid(seat, action)
-        if JOKER_RANKING.is_trump(action.card, self.trump):
+        card = action.cards[0]
+        if JOKER_RANKING.tables(self.trump).suit[card] == self.trump:  # a trump is played
             self.trump_broken = True
-        return self._play_card(action.card)
+        return self._play_card(card)
 
     def _apply_bid(self, seat: int, action: Action) -> list[Event]:
         value = self._bid_value(action)

@@ -14,13 +14,24 @@ with the dummy revealed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, cast
+from functools import cache
+from typing import Any, ClassVar, cast
 
 from engine.core.actions import PASS, Action, bid, trump
 from engine.core.cards import SUITS, Card, standard_deck
 from engine.core.events import Event
 from engine.core.follow import Allowed, compulsory_follow, lead_restricted
-from engine.core.game import Game, Phase, deal_seat, hands_to_text, normalize_hands, split_deal
+from engine.core.game import (
+    ClonePlan,
+    Game,
+    Phase,
+    deal_seat,
+    hands_to_text,
+    normalize_hands,
+    share,
+    split_deal,
+)
+from engine.core.shuffle import shuffle
 from engine.core.spec import GAMES, setting
 from engine.core.spec import Variant as VariantBase
 from engine.core.trick import Trick
@@ -53,8 +64,27 @@ class BatakVariant(VariantBase):
         return min(FORCED_OPENING, self.min_bid)
 
 
+@cache
+def bids_from(low: int) -> tuple[Action, ...]:
+    """``bid low`` .. ``bid 13``."""
+    return tuple(bid(n) for n in range(low, 14))
+
+
+TRUMPS = tuple(trump(s) for s in SUITS)
+
+
 class BatakState(TrickGameState):
     variant: BatakVariant
+    clone_plan: ClassVar[ClonePlan] = {
+        **TrickGameState.clone_plan,
+        "first_bidder": share,
+        "trump_broken": share,
+        "auction": list,  # of tuples
+        "bids": list,
+        "passed": set,
+        "high_bid": share,
+        "declarer": share,
+    }
 
     def __init__(self, game: Game, variant: BatakVariant, seed: int | None) -> None:
         super().__init__(game, variant, seed)
@@ -95,7 +125,7 @@ class BatakState(TrickGameState):
     def _deal(self, hands: list[list[Card]] | None = None) -> None:
         if hands is None:
             deck = standard_deck()
-            self.rng.shuffle(deck)
+            shuffle(deck, self.rng)
             hands = [deck[13 * s : 13 * (s + 1)] for s in range(4)]
         self.dealer = (self.first_bidder - 1) % 4
         self._init_play_state(hands, self.first_bidder)
@@ -117,10 +147,10 @@ class BatakState(TrickGameState):
 
     def _legal(self) -> list[Action]:
         if self.phase is Phase.AUCTION:
-            bids = [bid(n) for n in self._bid_range()]
-            return bids if self.high_bid is None else [PASS, *bids]
+            bids = bids_from(self._bid_range().start)
+            return list(bids) if self.high_bid is None else [PASS, *bids]
         if self.phase is Phase.TRUMP:
-            return [trump(s) for s in SUITS]
+            return list(TRUMPS)
         return self._legal_plays()
 
     def _allowed_cards(self) -> Allowed:

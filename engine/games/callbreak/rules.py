@@ -9,13 +9,23 @@ Position facts (``CALLBREAK.position``): ``hands``, ``trick``, ``to_act``,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, cast
+from functools import cache
+from typing import Any, ClassVar, cast
 
 from engine.core.actions import Action, bid
 from engine.core.cards import Card, standard_deck
 from engine.core.events import Event
 from engine.core.follow import Allowed, compulsory_follow
-from engine.core.game import Game, Phase, deal_seat, hands_to_text, normalize_hands, split_deal
+from engine.core.game import (
+    ClonePlan,
+    Game,
+    Phase,
+    deal_seat,
+    hands_to_text,
+    normalize_hands,
+    split_deal,
+)
+from engine.core.shuffle import shuffle
 from engine.core.spec import GAMES, setting
 from engine.core.spec import Variant as VariantBase
 from engine.core.trick import Trick
@@ -35,9 +45,16 @@ class CallbreakVariant(VariantBase):
     max_bid: int = setting(8, bounds=(8, 13), help="highest bid allowed")
 
 
+@cache
+def bid_actions(max_bid: int) -> tuple[Action, ...]:
+    """``bid 1`` .. ``bid max_bid``: every bid is legal (rules "Bidding")."""
+    return tuple(bid(n) for n in range(1, max_bid + 1))
+
+
 class CallbreakState(TrickGameState):
     variant: CallbreakVariant
     bids: list[int | None]
+    clone_plan: ClassVar[ClonePlan] = {**TrickGameState.clone_plan, "bids": list}
 
     def __init__(self, game: Game, variant: CallbreakVariant, seed: int | None) -> None:
         super().__init__(game, variant, seed)
@@ -53,7 +70,7 @@ class CallbreakState(TrickGameState):
         at dealer + 1 (rules "Setup")."""
         if hands is None:
             deck = standard_deck()
-            self.rng.shuffle(deck)
+            shuffle(deck, self.rng)
             hands = [deck[HAND_SIZE * s : HAND_SIZE * (s + 1)] for s in range(4)]
         first = (self.dealer + 1) % 4
         self._init_play_state(hands, first)
@@ -68,7 +85,7 @@ class CallbreakState(TrickGameState):
 
     def _legal(self) -> list[Action]:
         if self.phase is Phase.BIDDING:
-            return [bid(n) for n in range(1, self.variant.max_bid + 1)]
+            return list(bid_actions(self.variant.max_bid))
         return self._legal_plays()
 
     def _explain(self, action: Action) -> IllegalAction:
@@ -84,11 +101,12 @@ class CallbreakState(TrickGameState):
     # -- applying ------------------------------------------------------------
     def _apply(self, action: Action) -> list[Event]:
         if self.phase is Phase.BIDDING:
-            seat = cast(int, self.to_act)
+            seat = self.to_act
+            assert seat is not None
             self.bids[seat] = action.number
             self.to_act = (seat + 1) % 4
             events = [Event("bid", seat, {"bid": action.number})]
-            if all(b is not None for b in self.bids):
+            if None not in self.bids:
                 self.phase = Phase.PLAY
                 self.trick = Trick(self.to_act)
                 events.append(Event("play_started", self.to_act))

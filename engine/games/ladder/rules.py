@@ -27,12 +27,22 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from engine.core.actions import PICKUP, Action, hidden, play
 from engine.core.cards import Card, parse_cards, standard_deck
 from engine.core.events import Event
-from engine.core.game import Game, MatchState, Phase, check_rows, hands_to_text
+from engine.core.game import (
+    ClonePlan,
+    Game,
+    MatchState,
+    Phase,
+    check_rows,
+    copy_rows,
+    hands_to_text,
+    share,
+)
+from engine.core.shuffle import shuffle
 from engine.core.spec import GAMES, setting
 from engine.core.spec import Variant as VariantBase
 from engine.core.view import Observation
@@ -61,6 +71,18 @@ class LadderVariant(VariantBase):
 
 class LadderState(MatchState):
     variant: LadderVariant
+    clone_plan: ClassVar[ClonePlan] = {
+        **MatchState.clone_plan,
+        "hands": copy_rows,
+        "shown": copy_rows,
+        "hidden": copy_rows,
+        "pile": list,
+        "burned": list,
+        "requirement": share,  # frozen
+        "turns": share,
+        "results": list,
+        "starter": share,
+    }
 
     def __init__(self, game: Game, variant: LadderVariant, seed: int | None) -> None:
         super().__init__(game, variant, seed)
@@ -79,7 +101,7 @@ class LadderState(MatchState):
     def _deal(self, deal: dict[str, list[list[Card]]] | None = None) -> None:
         if deal is None:
             deck = standard_deck()
-            self.rng.shuffle(deck)
+            shuffle(deck, self.rng)
             deal = {
                 "hidden": [deck[13 * s : 13 * s + 3] for s in range(4)],
                 "shown": [deck[13 * s + 3 : 13 * s + 6] for s in range(4)],
@@ -250,7 +272,7 @@ class LadderState(MatchState):
         """Pool every hand, shuffle with the match RNG, deal one at a time from
         the T's player in seat order (table cards stay)."""
         pool = [c for h in self.hands for c in h]
-        self.rng.shuffle(pool)
+        shuffle(pool, self.rng)
         self.hands = [[] for _ in range(4)]
         for i, card in enumerate(pool):
             self.hands[(seat + i) % 4].append(card)
