@@ -34,7 +34,7 @@ SOURCES = sorted(
     ]
 )
 #: calls whose string arguments are the translation layer's input
-MARKERS = {"t", "tn", "tp", "N_", "_", "locale_str"}
+MARKERS = {"t", "tn", "tp", "N_", "_", "locale_str", "lookup"}
 #: service errors take a message id (extracted by ``python -m bot.i18n.update``)
 MARKERS |= {
     "ServiceError",

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 PING_MODES = [
     app_commands.Choice(name=_("in the table's channel (or its thread)"), value="channel"),
     app_commands.Choice(name=_("by direct message"), value="dm"),
-    app_commands.Choice(name="off", value="off"),
+    app_commands.Choice(name=_("off"), value="off"),
 ]
 #: /language: "as Discord" and every language in its own name (not translated)
 LANGUAGE_CHOICES = [

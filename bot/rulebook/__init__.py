@@ -84,7 +84,7 @@ def text(game: str, lang: str | None = None) -> str:
 
 
 def title(game: str, lang: str | None = None) -> str:
-    first = text(game, lang).splitlines()[0]
+    first = (text(game) if lang is None else text(game, lang)).splitlines()[0]
     return first.lstrip("#").strip()
 
 
@@ -92,7 +92,8 @@ def sections(game: str, lang: str | None = None) -> list[Section]:
     """The introduction (as "Overview") and every ``##`` section, in order."""
     out: list[Section] = []
     current, lines = OVERVIEW, []
-    for line in text(game, lang).splitlines():
+    book = text(game) if lang is None else text(game, lang)
+    for line in book.splitlines():
         match = _HEADING.match(line)
         if match:
             out.append(Section(current, "\n".join(lines).strip()))
