@@ -79,6 +79,7 @@ class Table:
         "req",
         "result",
         "rng",
+        "seed",
         "shown",
         "shown_n",
         "sizes",
@@ -100,7 +101,10 @@ class Table:
         self.max_turns = 600
         #: None while the game runs; the winning team, or -1 for a draw
         self.result: int | None = None
-        self.rng = random.Random(0)
+        #: the table's own randomness (a T's shuffle, a blind pick), made
+        #: from ``seed`` when first needed: a copy costs no generator
+        self.seed = 0
+        self.rng: random.Random | None = None
 
     def copy(self) -> Table:
         new = Table.__new__(Table)
@@ -116,9 +120,18 @@ class Table:
         new.turns = self.turns
         new.max_turns = self.max_turns
         new.result = self.result
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        new.seed = self.seed
+        if self.rng is None:
+            new.rng = None
+        else:
+            new.rng = random.Random()
+            new.rng.setstate(self.rng.getstate())
         return new
+
+    def random(self) -> random.Random:
+        if self.rng is None:
+            self.rng = random.Random(self.seed)
+        return self.rng
 
     def cards_left(self, seat: int) -> int:
         return self.sizes[seat] + self.shown_n[seat] + self.hidden_n[seat]
@@ -156,31 +169,48 @@ def play_counts(table: Table, seat: int) -> dict[int, tuple[int, int]]:
     return out
 
 
-def heuristic(table: Table, seat: int, options: dict[int, tuple[int, int]]) -> tuple[int, int]:
-    """``LadderHeuristic.act`` on counts: (rank, copies) of the play."""
-    partner = (seat + 2) % 4
-    opponents = ((seat + 1) % 4, (seat + 3) % 4)
+def heuristic(table: Table, seat: int) -> tuple[int, int] | None:
+    """``LadderHeuristic.act`` on counts: (rank, copies) of the play, or
+    None when nothing may be played (a pickup).  The legal plays are
+    scanned once (``play_counts`` says the same, as a table): from the
+    lowest allowed rank up, so the first ordinary rank is the lowest."""
+    size = table.sizes[seat]
+    counts = table.hands[seat] if size else table.shown[seat]
+    left = size + table.shown_n[seat] + table.hidden_n[seat]
+    low = 0
+    actions: dict[int, tuple[int, int]] = {}
+    for rank in ALLOWED[table.req]:
+        have = counts[rank]
+        if not have:
+            continue
+        if not ACTION[rank]:
+            if not low:
+                low = rank
+            continue
+        ks = [k for k in range(1, have + 1) if k != left and k != size]
+        if ks:
+            actions[rank] = (ks[0], ks[-1])
+    if not low and not actions:
+        return None
     sizes = table.sizes
-    ordinary = [r for r in options if not ACTION[r]]
-    actions = [r for r in options if ACTION[r]]
-    opp_hands = min(sizes[opponents[0]], sizes[opponents[1]])
-    if 10 in options and (
-        (opp_hands <= 2 and sizes[seat] > opp_hands) or sizes[seat] >= sum(sizes) / 4 + 4
-    ):
-        return 10, options[10][1]
-    if 3 in options and table.cards_left(partner) <= 3 < table.cards_left(opponents[0]):
-        return 3, options[3][0]
-    hand = table.hands[seat]
-    n_actions = hand[2] + hand[3] + hand[9] + hand[10]
-    if actions and ordinary and n_actions >= sizes[seat] - n_actions:
-        # too many action cards: they cannot be the last ones, shed one now
-        rank = min(actions, key=PREFERENCE.__getitem__)
-        return rank, options[rank][1]
-    if ordinary:
-        low = ordinary[0]  # options run from the lowest rank
-        return low, options[low][1]
+    partner, right, left_seat = (seat + 2) % 4, (seat + 1) % 4, (seat + 3) % 4
+    if 10 in actions:
+        opp_hands = min(sizes[right], sizes[left_seat])
+        if (opp_hands <= 2 and size > opp_hands) or size >= sum(sizes) / 4 + 4:
+            return 10, actions[10][1]
+    if 3 in actions and table.cards_left(partner) <= 3 < table.cards_left(right):
+        return 3, actions[3][0]
+    if low:
+        if actions:
+            hand = table.hands[seat]
+            n_actions = hand[2] + hand[3] + hand[9] + hand[10]
+            if n_actions >= size - n_actions:
+                # too many action cards: they cannot be the last ones, shed one now
+                rank = min(actions, key=PREFERENCE.__getitem__)
+                return rank, actions[rank][1]
+        return low, counts[low]
     rank = min(actions, key=PREFERENCE.__getitem__)
-    return rank, options[rank][0]
+    return rank, actions[rank][0]
 
 
 def step(table: Table, play: tuple[int, int] | int | None) -> None:
@@ -237,7 +267,7 @@ def _effect(table: Table, seat: int, rank: int, k: int) -> None:
         return
     if rank == 10:
         pool = [r for h in table.hands for r in RANKS for _ in range(h[r])]
-        table.rng.shuffle(pool)
+        table.random().shuffle(pool)
         table.hands = [[0] * 15 for _ in range(4)]
         table.sizes = [0, 0, 0, 0]
         for i, r in enumerate(pool):
@@ -252,10 +282,9 @@ def turn(table: Table) -> None:
     seat = table.to_act
     if table.source(seat) == "hidden":
         slots = [i for i, r in enumerate(table.hidden[seat]) if r]
-        step(table, slots[0] if len(slots) == 1 else table.rng.choice(slots))
+        step(table, slots[0] if len(slots) == 1 else table.random().choice(slots))
         return
-    options = play_counts(table, seat)
-    step(table, heuristic(table, seat, options) if options else None)
+    step(table, heuristic(table, seat))
 
 
 def position_value(table: Table, seat: int) -> float:
@@ -319,7 +348,7 @@ class LadderPlayouts:
         for s in range(4):
             table.hidden[s] = [pool.pop() if filled else 0 for filled in self.slots[s]]
             table.hidden_n[s] = sum(1 for filled in self.slots[s] if filled)
-        table.rng = random.Random(rng.getrandbits(64))
+        table.seed = rng.getrandbits(64)
         return table
 
     def value(self, world: Table, action: Action, deadline: float) -> float | None:

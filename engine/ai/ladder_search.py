@@ -167,7 +167,7 @@ register_search(
         rollouts=lambda view: LadderRollout(view, seed=len(view.pile) * 131 + view.round_number),
         value=game_value,
         verbs=frozenset({"play", "pickup", "hidden"}),
-        resolution=0.02,
+        resolution=0.05,
         mark=lambda state: len(getattr(state, "results", [])),
         playouts=lambda view: LadderPlayouts(view, HORIZON),
     ),

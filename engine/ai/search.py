@@ -4,28 +4,40 @@ For each decision: sample worlds consistent with the seat's view (a
 per-game *world builder*), play every candidate action in each world and
 finish the deal (or, for Ladder, a stretch of the game) with the heuristic's
 rules for every seat, and choose the action with the best mean result for
-the deciding side.  Bidding and other non-card decisions are left to the
-game's heuristic.  The agent only ever reads its own ``Observation``.
+the deciding side.  Bids are priced by simulation where the game has a
+bidder (``engine.ai.bidding``, ``engine.ai.auctions``), other decisions
+are the heuristic's.  The agent only ever reads its own ``Observation``.
 
-Time follows the decision:
+Where a game has a fast path (``SearchGame.playouts``: bit-coded deals in
+``engine.ai.playouts``, rank counts in ``engine.ai.ladder_playouts``), its
+worlds and play-outs never build a ``MatchState``; the ``MatchState`` path
+(``world``, ``rollouts``, ``value``) stays for the others and for analysis.
+
+Time follows the decision (issue 13):
 
 - instant when one action is legal, or when all legal actions are
   equivalent (touching cards of one suit with nothing unseen between them
   and, where cards carry points, equal points: ``knowledge.equivalence_classes``);
   only one card of each class of equivalent cards is searched;
-- candidates that are significantly worse than the leader (paired over the
-  same worlds, ``z`` standard errors) are dropped as the worlds come in, and
-  the search stops as soon as one candidate is left, when every world so far
-  gave every candidate the same value, or when every remaining difference is
-  known to within the game's ``resolution`` (it no longer matters);
-- never more than ``budget_ms``: the clock is checked before every card of
-  every rollout, a world cut short is thrown away, and the search stops
-  15% of the budget early (5 to 40 ms) for the last card and the answer.
+- from ``min_worlds`` worlds on, the evidence is checked after every world
+  (``engine.ai.evidence``): candidates significantly worse than the leader
+  (paired over the same worlds, ``z`` standard errors) are dropped, and the
+  search stops when one candidate is left, when every world gave every
+  candidate the same value, when every remaining difference is known to
+  within the game's ``resolution``, or -- from ``min_safe_worlds`` on --
+  when the expected loss of playing the leader is below ``resolution``
+  (the lead is safe); at most ``max_worlds`` worlds (bids: ``max_bid_worlds``);
+- never more than ``budget_ms``: the clock is checked every few cards of
+  every rollout, a world cut short is thrown away, and the search stops a
+  fifth of the budget early (5 to 60 ms: 240 ms of a 300 ms budget) for the
+  last card and the answer.
 
 Reproducible: the worlds come from the agent's seeded RNG and rollouts are
 deterministic, so the same seed and the same number of completed worlds
-give the same choice.  When the evidence does not separate the heuristic's
-own card from the leader, the heuristic's card is played.
+give the same choice; a search that ends by its rules or by ``max_worlds``
+(not by the clock: ``agent.last["stop"]``) replays identically on any
+machine.  When the evidence does not separate the heuristic's own card from
+the leader, the heuristic's card is played.
 """
 
 from __future__ import annotations
