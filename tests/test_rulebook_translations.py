@@ -88,7 +88,7 @@ def _code(block: str, game: str, kept: set[str]) -> Counter[str]:
     return Counter(s for s in _CODE.findall(block) if s in kept)
 
 
-def test_there_are_translations_and_each_covers_every_game():
+def test_there_are_translations_and_each_covers_every_game() -> None:
     assert LOCALES, "no translated rule book under bot/rulebook/<locale>/"
     for locale in LOCALES:
         books = {p.stem for p in (BOOKS / locale).glob("*.md")}
@@ -96,7 +96,7 @@ def test_there_are_translations_and_each_covers_every_game():
 
 
 @pytest.mark.parametrize(("locale", "game"), PAIRS)
-def test_the_book_is_not_empty_and_has_a_title(locale, game):
+def test_the_book_is_not_empty_and_has_a_title(locale: str, game: str) -> None:
     text = _translated(locale, game)
     assert text.strip(), f"{locale}/{game}.md is empty"
     first = text.splitlines()[0]
@@ -104,7 +104,7 @@ def test_the_book_is_not_empty_and_has_a_title(locale, game):
 
 
 @pytest.mark.parametrize(("locale", "game"), PAIRS)
-def test_headings_lists_and_tables_match_the_english_book(locale, game):
+def test_headings_lists_and_tables_match_the_english_book(locale: str, game: str) -> None:
     english, translated = _sections(_english(game)), _sections(_translated(locale, game))
     assert len(translated) == len(english), "a different number of sections"
     for number, (en, tr) in enumerate(zip(english, translated, strict=True)):
@@ -112,7 +112,7 @@ def test_headings_lists_and_tables_match_the_english_book(locale, game):
 
 
 @pytest.mark.parametrize(("locale", "game"), PAIRS)
-def test_numbers_and_commands_are_kept_in_every_section(locale, game):
+def test_numbers_and_commands_are_kept_in_every_section(locale: str, game: str) -> None:
     english, translated = _sections(_english(game)), _sections(_translated(locale, game))
     kept = {s for s in _CODE.findall(_english(game)) if _typed(s, game)}
     for en, tr in zip(english, translated, strict=True):
@@ -122,10 +122,10 @@ def test_numbers_and_commands_are_kept_in_every_section(locale, game):
 
 
 @pytest.mark.parametrize(("locale", "game"), PAIRS)
-def test_the_settings_table_keeps_names_and_defaults(locale, game):
+def test_the_settings_table_keeps_names_and_defaults(locale: str, game: str) -> None:
     """Setting names and defaults are what a moderator types: never translated."""
 
-    def rows(text: str) -> list[tuple[str, str]]:
+    def rows(text: str) -> list[tuple[str, ...]]:
         table = [ln for ln in _sections(text)[-1].splitlines() if ln.lstrip().startswith("|")]
         return [tuple(c.strip() for c in ln.strip().strip("|").split("|")[:2]) for ln in table[2:]]
 
@@ -133,7 +133,7 @@ def test_the_settings_table_keeps_names_and_defaults(locale, game):
 
 
 @pytest.mark.parametrize(("locale", "game"), PAIRS)
-def test_sections_fit_a_page_and_are_translated(locale, game):
+def test_sections_fit_a_page_and_are_translated(locale: str, game: str) -> None:
     english = [s.title for s in rulebook.sections(game)]
     titles, changed, prose = [], 0, 0
     for block in _sections(_translated(locale, game))[1:]:
