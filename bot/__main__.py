@@ -186,8 +186,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         if _has_token():
             command = "run"
         else:
-            print("No DISCORD_TOKEN set: starting an offline game of Callbreak against AI players.")
-            print("(See .env.example to run the Discord bot.)\n")
+            from bot.i18n import t, using
+            from bot.i18n.locales import from_environment
+
+            with using(from_environment(os.environ)):
+                print(
+                    t(
+                        "No DISCORD_TOKEN set: starting an offline game of Callbreak against AI "
+                        "players."
+                    )
+                )
+                print(t("(See .env.example to run the Discord bot.)") + "\n")
             args = parser.parse_args(["play", "callbreak"])
             command = "play"
     if command in ops.COMMANDS:
