@@ -11,7 +11,8 @@ on the seed alone (one shuffle per deal and no other draw: Callbreak, Eşli
 Batak, Backalley).  In Bazar Blot a passed-out deal is redealt from the RNG
 and in Ladder a T reshuffles hands with it, so later deals there differ
 from table to table; their boards are one deal.  A board passed out at one
-Blot table scores 0 to 0 there (rules/blot.md "Bazar": four passes, redeal).
+Blot table scores 0 to 0 there (bot/rulebook/blot.md "Rulings": a redeal
+after four passes scores nothing).
 
 Movement.  Partnership games (pairs): table t's home pair is ``t``; the
 visiting pairs ``tables..2*tables-1`` move one table on each board

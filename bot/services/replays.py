@@ -17,7 +17,8 @@ Two entry points with different promises about hidden information:
 
 A "deal" is what the engine deals at once: a deal of a trick game (a Bazar
 Blot deal passed out by four passes is a deal of its own, scored nothing,
-rules/blot.md "Bazar"), or one game of Ladder (rules/ladder.md "Match").
+bot/rulebook/blot.md "Rulings"), or one game of Ladder (bot/rulebook/ladder.md
+"Winning").
 """
 
 from __future__ import annotations
