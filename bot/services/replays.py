@@ -359,6 +359,15 @@ def deal_summaries(
     return tuple(_summary(d) for d in deals if d.outcome != UNFINISHED)
 
 
+def log_from_rows(rows: Sequence[tuple[int, str, int]]) -> tuple[list[str], list[int]]:
+    """(actions, seats) from the store's (seq, notation, seat) rows, which
+    must number 0..n-1 in order (``DamagedLog`` otherwise)."""
+    ordered = sorted(rows)
+    if [seq for seq, _, _ in ordered] != list(range(len(ordered))):
+        raise DamagedLog("the action log has gaps")
+    return [n for _, n, _ in ordered], [seat for _, _, seat in ordered]
+
+
 def iter_tricks(replay: MatchReplay) -> Iterator[tuple[DealReplay, TrickReplay]]:
     """Every trick of the match in order, with its deal (stepping buttons)."""
     for d in replay.deals:

@@ -319,7 +319,7 @@ def _solve_out(state: Any, game: str) -> None:
     while len(state.history) == deals and not state.is_over:
         _, card = Solver(game).solve(state, state.playing_seat % 2)
         assert card is not None
-        state._apply(play(card))
+        state.apply(play(card))
 
 
 def _verdict(

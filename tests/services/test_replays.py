@@ -19,6 +19,7 @@ from bot.services.replays import (
     build_replay,
     deal_summaries,
     iter_tricks,
+    log_from_rows,
 )
 from engine import MatchState, get_game
 from engine.ai import get_agent, play_out
@@ -213,3 +214,16 @@ def test_asking_for_a_deal_that_does_not_exist():
         with pytest.raises(ServiceError) as info:
             replay.deal(bad)
         assert info.value.reason == "no_such_deal"
+
+
+def test_the_stores_rows_become_a_log():
+    actions = log_of(finished("batak"))
+    seats = seats_of("batak", actions)
+    rows = [(i, a, s) for i, (a, s) in enumerate(zip(actions, seats, strict=True))]
+    assert log_from_rows(list(reversed(rows))) == (actions, seats)
+    replay = build_replay(
+        "batak", seed=SEED, variant=VARIANTS["batak"], actions=actions, seats=seats
+    )
+    assert replay.totals == tuple(finished("batak").scores)
+    with pytest.raises(DamagedLog, match="gaps"):
+        log_from_rows(rows[:3] + rows[4:])
