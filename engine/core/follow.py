@@ -111,13 +111,23 @@ def compulsory_follow(
         return Allowed(list(hand))
     suits, strength = ranking.tables(trump)
     led = suits[plays[0][1]]
-    ruffed = trump is not None and led != trump and any(suits[c] == trump for _, c in plays)
+    # one pass over the trick: the highest card of the led suit, and whether
+    # (and how high) it has been trumped
+    best_led = strength[plays[0][1]]
+    best_trump: int | None = None
+    for _, card in plays:
+        suit, power = suits[card], strength[card]
+        if suit == led:
+            if power > best_led:
+                best_led = power
+        elif suit == trump and (best_trump is None or power > best_trump):
+            best_trump = power
+    ruffed = best_trump is not None
     same = [c for c in hand if suits[c] == led]
     if same:
         if ruffed:
             return Allowed(same, "must_follow_suit", _must_follow(led))
-        best = max(strength[c] for _, c in plays if suits[c] == led)
-        higher = [c for c in same if strength[c] > best]
+        higher = [c for c in same if strength[c] > best_led]
         if higher:
             return Allowed(higher, "must_beat", _must_beat(led))
         return Allowed(same, "must_follow_suit", _must_follow(led))
@@ -126,10 +136,9 @@ def compulsory_follow(
     trumps = [c for c in hand if suits[c] == trump]
     if not trumps:
         return Allowed(list(hand))
-    if not ruffed:
+    if best_trump is None:
         return Allowed(trumps, "must_trump", _must_trump(led, trump))
-    best = max(strength[c] for _, c in plays if suits[c] == trump)
-    over = [c for c in trumps if strength[c] > best]
+    over = [c for c in trumps if strength[c] > best_trump]
     if over:
         return Allowed(over, "must_overtrump", _MUST_OVERTRUMP)
     if void_cannot_overtrump == "any_trump":

@@ -56,6 +56,16 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+# The members again as module constants, for the phase checks made on every
+# action: on Python 3.11 ``Phase.PLAY`` goes through ``EnumType.__getattr__``
+# and costs about ten times a global name.
+PHASE_AUCTION = Phase.AUCTION
+PHASE_BIDDING = Phase.BIDDING
+PHASE_TRUMP = Phase.TRUMP
+PHASE_PLAY = Phase.PLAY
+PHASE_OVER = Phase.OVER
+
+
 def new_seed() -> int:
     """A fresh seed for a match started without one (kept, so replay works)."""
     return random.SystemRandom().randrange(2**62)
@@ -296,7 +306,7 @@ class MatchState(ABC):
         self.seed = new_seed() if seed is None else check_seed(seed)
         self._rng = _SharedRandom(random.Random(self.seed))
         self.log = []
-        self.phase = Phase.PLAY
+        self.phase = PHASE_PLAY
         self.to_act = None
         self.round_number = 1
         self.initial_deal = None
@@ -319,7 +329,7 @@ class MatchState(ABC):
     # -- the public API ----------------------------------------------------
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is PHASE_OVER
 
     @property
     def decider(self) -> int | None:
@@ -327,7 +337,7 @@ class MatchState(ABC):
         return self.to_act
 
     def legal_actions(self) -> list[Action]:
-        if self.phase is Phase.OVER:
+        if self.phase is PHASE_OVER:
             return []
         return self._legal()
 
@@ -350,7 +360,7 @@ class MatchState(ABC):
             checked = self.game.parse_action(action)
         else:  # an object built elsewhere: check it is a well-formed Action
             checked = shared_or_same(check_action(action))
-        if self.phase is Phase.OVER:
+        if self.phase is PHASE_OVER:
             raise GameOver("the match is over")
         if seat is not None and (type(seat) is not int or seat != self.decider):
             raise NotYourTurn(

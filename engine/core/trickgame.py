@@ -23,7 +23,13 @@ from engine.core.actions import PLAY_OF, Action
 from engine.core.cards import CARD_TEXT, Card, parse_cards
 from engine.core.events import Event
 from engine.core.follow import Allowed, refusal_for
-from engine.core.game import ClonePlan, MatchState, Phase, copy_rows, share
+from engine.core.game import (
+    PHASE_PLAY,
+    ClonePlan,
+    MatchState,
+    copy_rows,
+    share,
+)
 from engine.core.trick import STANDARD, Ranking, Trick
 from engine.core.view import DealRecord, Plays
 from engine.errors import IllegalAction, InvalidPosition
@@ -86,7 +92,7 @@ class TrickGameState(MatchState):
         return [PLAY_OF[c] for c in self._allowed_cards().cards]
 
     def _legal_action(self, action: Action) -> Action | None:
-        if self.phase is not Phase.PLAY:
+        if self.phase is not PHASE_PLAY:
             return super()._legal_action(action)
         cards = action.cards
         if action.verb == "play" and len(cards) == 1 and cards[0] in self._allowed_cards().cards:

@@ -25,9 +25,11 @@ from engine.core.cards import JOKER_SUIT, Card, parse_cards, standard_deck
 from engine.core.events import Event
 from engine.core.follow import Allowed, lead_restricted
 from engine.core.game import (
+    PHASE_BIDDING,
+    PHASE_OVER,
+    PHASE_PLAY,
     ClonePlan,
     Game,
-    Phase,
     check_rows,
     deal_seat,
     hands_to_text,
@@ -156,12 +158,12 @@ class BackalleyState(TrickGameState):
         self.backalley = set()
         self.auction = []
         self.trump_broken = False
-        self.phase = Phase.BIDDING
+        self.phase = PHASE_BIDDING
         self.to_act = first
 
     # -- legality --------------------------------------------------------------
     def _legal(self) -> list[Action]:
-        if self.phase is Phase.BIDDING:
+        if self.phase is PHASE_BIDDING:
             return self._legal_bids()
         return self._legal_plays()
 
@@ -190,7 +192,7 @@ class BackalleyState(TrickGameState):
         return Allowed(list(hand))
 
     def _explain(self, action: Action) -> IllegalAction:
-        if self.phase is Phase.BIDDING:
+        if self.phase is PHASE_BIDDING:
             if action.verb != "bid":
                 return self._wrong_phase(action)
             h = self.hand_size
@@ -207,7 +209,7 @@ class BackalleyState(TrickGameState):
     def _apply(self, action: Action) -> list[Event]:
         seat = self.to_act
         assert seat is not None
-        if self.phase is Phase.BIDDING:
+        if self.phase is PHASE_BIDDING:
             return self._apply_bid(seat, action)
         card = action.cards[0]
         if JOKER_RANKING.tables(self.trump).suit[card] == self.trump:  # a trump is played
@@ -227,7 +229,7 @@ class BackalleyState(TrickGameState):
         # the highest bidder leads; ties go to the earliest bidder (rules "Play")
         order = [(self.dealer + 1 + k) % self.num_seats for k in range(self.num_seats)]
         leader = max(order, key=lambda s: (cast(int, self.bids[s]), -order.index(s)))
-        self.phase = Phase.PLAY
+        self.phase = PHASE_PLAY
         self.trick = Trick(leader)
         self.to_act = leader
         events.append(Event("play_started", leader))
@@ -252,7 +254,7 @@ class BackalleyState(TrickGameState):
         )
         events = [Event("deal_scored", None, {"scores": list(deal), "round": self.round_number})]
         if self.round_number >= len(self.sizes):
-            self.phase = Phase.OVER
+            self.phase = PHASE_OVER
             self.to_act = None
             events.append(Event("match_over", None, {"ranking": list(shared_ranks(self.scores))}))
             return events
@@ -415,7 +417,7 @@ class Backalley(Game):
                 b = size
             state.bids[s] = int(b)
         state.tricks_won = [int(won.get(s, 0)) for s in range(n)]
-        state.phase = Phase.PLAY
+        state.phase = PHASE_PLAY
         state._set_position_turn(plays, leader, to_act)
         return state
 

@@ -22,9 +22,12 @@ from engine.core.cards import SUITS, Card, standard_deck
 from engine.core.events import Event
 from engine.core.follow import Allowed, compulsory_follow, lead_restricted
 from engine.core.game import (
+    PHASE_AUCTION,
+    PHASE_OVER,
+    PHASE_PLAY,
+    PHASE_TRUMP,
     ClonePlan,
     Game,
-    Phase,
     deal_seat,
     hands_to_text,
     normalize_hands,
@@ -107,12 +110,12 @@ class BatakState(TrickGameState):
 
     @property
     def dummy_revealed(self) -> bool:
-        return self.phase in (Phase.PLAY, Phase.OVER) and self.trump is not None
+        return self.phase in (PHASE_PLAY, PHASE_OVER) and self.trump is not None
 
     @property
     def decider(self) -> int | None:
         """On the dummy's turn the declarer decides (rules "Dummy")."""
-        if self.to_act is not None and self.phase is Phase.PLAY and self.to_act == self.dummy:
+        if self.to_act is not None and self.phase is PHASE_PLAY and self.to_act == self.dummy:
             return self.declarer
         return self.to_act
 
@@ -136,7 +139,7 @@ class BatakState(TrickGameState):
         self.passed = set()
         self.high_bid = None
         self.declarer = None
-        self.phase = Phase.AUCTION
+        self.phase = PHASE_AUCTION
         self.to_act = self.first_bidder
 
     # -- legality ------------------------------------------------------------
@@ -146,10 +149,10 @@ class BatakState(TrickGameState):
         return range(max(self.variant.min_bid, self.high_bid + 1), 14)
 
     def _legal(self) -> list[Action]:
-        if self.phase is Phase.AUCTION:
+        if self.phase is PHASE_AUCTION:
             bids = bids_from(self._bid_range().start)
             return list(bids) if self.high_bid is None else [PASS, *bids]
-        if self.phase is Phase.TRUMP:
+        if self.phase is PHASE_TRUMP:
             return list(TRUMPS)
         return self._legal_plays()
 
@@ -160,7 +163,7 @@ class BatakState(TrickGameState):
         return compulsory_follow(hand, self.trick, self.trump, void_cannot_overtrump="any_trump")
 
     def _explain(self, action: Action) -> IllegalAction:
-        if self.phase is Phase.AUCTION:
+        if self.phase is PHASE_AUCTION:
             if action.verb == "pass":
                 return IllegalAction(
                     "the first bidder may not pass before anyone has bid: open at "
@@ -179,7 +182,7 @@ class BatakState(TrickGameState):
                 else f"open from {low} to 13",
                 "bid_out_of_range",
             )
-        if self.phase is Phase.TRUMP:
+        if self.phase is PHASE_TRUMP:
             return (
                 self._wrong_phase(action)
                 if action.verb != "trump"
@@ -190,11 +193,11 @@ class BatakState(TrickGameState):
     # -- applying ------------------------------------------------------------
     def _apply(self, action: Action) -> list[Event]:
         seat = cast(int, self.to_act)
-        if self.phase is Phase.AUCTION:
+        if self.phase is PHASE_AUCTION:
             return self._apply_auction(seat, action)
-        if self.phase is Phase.TRUMP:
+        if self.phase is PHASE_TRUMP:
             self.trump = action.word
-            self.phase = Phase.PLAY
+            self.phase = PHASE_PLAY
             self.to_act = seat  # the declarer leads trick 1
             self.trick = Trick(seat)
             return [
@@ -219,7 +222,7 @@ class BatakState(TrickGameState):
         if len(self.passed) == 3:
             declarer = next(s for s in range(4) if s not in self.passed)
             self.declarer = declarer
-            self.phase = Phase.TRUMP
+            self.phase = PHASE_TRUMP
             self.to_act = declarer
             events.append(Event("contract", declarer, {"bid": self.high_bid}))
             return events
@@ -261,7 +264,7 @@ class BatakState(TrickGameState):
         events = [Event("deal_scored", None, {"scores": list(deal), "round": self.round_number})]
         winner = match_winner(self.scores, self.variant.target_score)
         if winner is not None:
-            self.phase = Phase.OVER
+            self.phase = PHASE_OVER
             self.to_act = None
             events.append(Event("match_over", None, {"winner_team": winner}))
             return events
@@ -380,7 +383,7 @@ class Batak(Game):
         state.bids = [level if s == declarer else None for s in range(4)]
         state.passed = {s for s in range(4) if s != declarer}
         state.trump = trump
-        state.phase = Phase.PLAY
+        state.phase = PHASE_PLAY
         state._set_position_turn(plays, leader, to_act)
         return state
 

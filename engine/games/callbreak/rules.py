@@ -17,9 +17,11 @@ from engine.core.cards import Card, standard_deck
 from engine.core.events import Event
 from engine.core.follow import Allowed, compulsory_follow
 from engine.core.game import (
+    PHASE_BIDDING,
+    PHASE_OVER,
+    PHASE_PLAY,
     ClonePlan,
     Game,
-    Phase,
     deal_seat,
     hands_to_text,
     normalize_hands,
@@ -75,7 +77,7 @@ class CallbreakState(TrickGameState):
         first = (self.dealer + 1) % 4
         self._init_play_state(hands, first)
         self.bids = [None] * 4
-        self.phase = Phase.BIDDING
+        self.phase = PHASE_BIDDING
         self.to_act = first
 
     # -- legality ------------------------------------------------------------
@@ -84,12 +86,12 @@ class CallbreakState(TrickGameState):
         return compulsory_follow(hand, self.trick, TRUMP, void_cannot_overtrump="any_card")
 
     def _legal(self) -> list[Action]:
-        if self.phase is Phase.BIDDING:
+        if self.phase is PHASE_BIDDING:
             return list(bid_actions(self.variant.max_bid))
         return self._legal_plays()
 
     def _explain(self, action: Action) -> IllegalAction:
-        if self.phase is Phase.BIDDING:
+        if self.phase is PHASE_BIDDING:
             if action.verb != "bid":
                 return self._wrong_phase(action)
             return IllegalAction(
@@ -100,14 +102,14 @@ class CallbreakState(TrickGameState):
 
     # -- applying ------------------------------------------------------------
     def _apply(self, action: Action) -> list[Event]:
-        if self.phase is Phase.BIDDING:
+        if self.phase is PHASE_BIDDING:
             seat = self.to_act
             assert seat is not None
             self.bids[seat] = action.number
             self.to_act = (seat + 1) % 4
             events = [Event("bid", seat, {"bid": action.number})]
             if None not in self.bids:
-                self.phase = Phase.PLAY
+                self.phase = PHASE_PLAY
                 self.trick = Trick(self.to_act)
                 events.append(Event("play_started", self.to_act))
             return events
@@ -120,7 +122,7 @@ class CallbreakState(TrickGameState):
         record = self._record_deal(deal, bids=bids)
         events = [Event("deal_scored", None, {"scores": list(deal), "round": record.number})]
         if self.round_number >= self.variant.rounds:
-            self.phase = Phase.OVER
+            self.phase = PHASE_OVER
             self.to_act = None
             events.append(Event("match_over", None, {"ranking": list(shared_ranks(self.scores))}))
             return events
@@ -208,7 +210,7 @@ class Callbreak(Game):
         state.bids = [bids.get(s) for s in range(4)]
         state.tricks_won = [int(won.get(s, 0)) for s in range(4)]
         state._set_position_turn(plays, leader, to_act)
-        state.phase = Phase.PLAY if all(b is not None for b in state.bids) else Phase.BIDDING
+        state.phase = PHASE_PLAY if all(b is not None for b in state.bids) else PHASE_BIDDING
         return state
 
 

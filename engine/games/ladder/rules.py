@@ -33,10 +33,11 @@ from engine.core.actions import PICKUP, Action, hidden, play
 from engine.core.cards import Card, parse_cards, standard_deck
 from engine.core.events import Event
 from engine.core.game import (
+    PHASE_OVER,
+    PHASE_PLAY,
     ClonePlan,
     Game,
     MatchState,
-    Phase,
     check_rows,
     copy_rows,
     hands_to_text,
@@ -116,7 +117,7 @@ class LadderState(MatchState):
         self.turns = 0
         fp = self.variant.first_player
         self.starter = self.rng.randrange(4) if fp == "random" else int(fp)
-        self.phase = Phase.PLAY
+        self.phase = PHASE_PLAY
         self.to_act = self.starter
 
     # -- sources ----------------------------------------------------------------------
@@ -296,7 +297,7 @@ class LadderState(MatchState):
         events = [Event("game_over", seat, {"team": team, "game": self.round_number})]
         cap = 2 * self.variant.target_wins + 1
         if max(self.scores) >= self.variant.target_wins or len(self.results) >= cap:
-            self.phase = Phase.OVER
+            self.phase = PHASE_OVER
             self.to_act = None
             events.append(Event("match_over", None, {"wins": list(self.scores)}))
             return events
@@ -492,7 +493,7 @@ class Ladder(Game):
             state.hidden[seat] = [*spare[:count], *([None] * (SLOTS - count))]
             spare = spare[count:]
         state.burned = spare  # out of play in this position
-        state.phase = Phase.PLAY
+        state.phase = PHASE_PLAY
         state.to_act = 0 if to_act is None else int(to_act)
         return state
 
