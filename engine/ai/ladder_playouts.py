@@ -313,6 +313,8 @@ class LadderPlayouts:
         self.seat = view.seat
         self.decider = view.decider
         self.horizon = horizon
+        #: turns played in rollouts so far (``Playouts.work``)
+        self.work = 0
         seen = [c.rank for c in view.hand] + [c.rank for c in view.pile]
         seen += [c.rank for row in view.shown for c in row]
         pool = DECK_RANKS[:]
@@ -363,6 +365,7 @@ class LadderPlayouts:
             turns += 1
         COUNTS["rollouts"] += 1
         COUNTS["cards"] += turns
+        self.work += turns + 1
         return value(table, self.decider)
 
 

@@ -90,6 +90,8 @@ class TrickPlayouts:
         self.contract = contract_of(game, view)
         self.sampler = sampler
         self.endgame_cards = endgame_cards
+        #: cards played in rollouts so far (``Playouts.work``)
+        self.work = 0
         ctx = CONTEXTS[game](self.decider, (), view.trump, view.declarer)
         voids = inferred_voids(view, ctx.ranking, ctx.trump, ctx.trump_duty)
         self.know = Knowledge(
@@ -133,12 +135,14 @@ class TrickPlayouts:
             except TimeoutError:
                 return None
             COUNTS["solved"] += 1
+            self.work += deal.cards_left
             return float(tricks)
         cards = rollout(deal, self.rules, know, self.deck, self.partners, deadline)
         if cards < 0:
             return None
         COUNTS["rollouts"] += 1
         COUNTS["cards"] += cards
+        self.work += cards
         return side_value(self.game, self.contract, deal.won, self.decider)
 
 

@@ -80,6 +80,10 @@ class Playouts(Protocol):
         """The deciding side's value of ``action`` in ``world`` (the world
         itself is left as it was); None when the deadline came first."""
 
+    @property
+    def work(self) -> int:
+        """Rollout cards (Ladder: turns) played so far for this decision."""
+
 
 @dataclass(frozen=True)
 class SearchGame:
@@ -115,6 +119,10 @@ class SearchGame:
 
 
 _GAMES: dict[str, SearchGame] = {}
+#: rollout cards (or Ladder turns) per ms of budget: about a third of what
+#: this 2-core machine plays in a ms (8-10 us a card), so that the work
+#: cap, not the clock, ends a long search even on a busy machine
+WORK_PER_MS = 40
 
 
 def register_search(game: str, spec: SearchGame) -> None:
@@ -161,6 +169,10 @@ class SearchAgent(BaseAgent):
         self.min_safe_worlds = int(kw.get("min_safe_worlds", MIN_SAFE_WORLDS))
         #: standard errors by which the leader must beat the heuristic's card
         self.prefer_own = float(kw.get("prefer_own", 1.0))
+        #: rollout cards (Ladder: turns) a search may play: the budget in
+        #: work, not time, so that a search replays identically however busy
+        #: the machine (the clock only guards against a slower one)
+        self.work_cap = int(kw.get("work", self.budget_ms * WORK_PER_MS))
         #: False: no early stop at all (benchmarks of throughput)
         self.early_stop = bool(kw.get("early_stop", True))
         #: how the last decision went (tests and benchmarks read it)
@@ -202,22 +214,22 @@ class SearchAgent(BaseAgent):
         candidates = [own if c is own_class else c[0] for c in classes]
         evidence = Evidence(list(candidates))
         assert view.decider is not None
-        if self.spec.playouts is not None:
-            fast = self.spec.playouts(view)
+        fast = self.spec.playouts(view) if self.spec.playouts is not None else None
+        rollouts = self.spec.rollouts(view) if fast is None else None
 
-            def world(candidates: list[Action]) -> dict[Action, float] | None:
+        def world(candidates: list[Action]) -> dict[Action, float] | None:
+            if fast is not None:
                 return self._fast_world(fast, candidates, deadline)
-
-        else:
-            rollouts = self.spec.rollouts(view)
-
-            def world(candidates: list[Action]) -> dict[Action, float] | None:
-                return self._world(view, candidates, rollouts, deadline)
+            assert rollouts is not None
+            return self._world(view, candidates, rollouts, deadline)
 
         stop = "deadline"
         while time.perf_counter() < deadline:
             if evidence.worlds >= self.max_worlds:
                 stop = "max_worlds"
+                break
+            if fast is not None and fast.work >= self.work_cap:
+                stop = "work"
                 break
             row = world(evidence.candidates)
             if row is None:

@@ -75,10 +75,13 @@ def test_budget_is_never_exceeded_even_early_in_a_deal(monkeypatch):
     state = CB.new_match(seed=11, variant=CB.variant(rounds=1))
     for bid in ("bid 3", "bid 3", "bid 3", "bid 3"):
         state.apply(bid)
-    agent = get_agent("search", game="callbreak", seed=2, budget_ms=150, min_worlds=10**6)
+    agent = get_agent(
+        "search", game="callbreak", seed=2, budget_ms=150, min_worlds=10**6, work=10**9
+    )
     agent.act(state.view(state.decider), state.legal_actions())
     assert agent.last["how"] == "searched"
     assert agent.last["worlds"] > 0
+    assert agent.last["stop"] == "deadline"
     # it searched until the budget (less its safety margin) and no further
     assert 100 < agent.last["ms"] <= 150
 
@@ -94,3 +97,34 @@ def test_same_seed_and_same_worlds_same_choice():
             (str(agent.act(state.view(state.decider), state.legal_actions())), agent.last["worlds"])
         )
     assert picks[0] == picks[1]
+
+
+def test_a_long_search_ends_by_its_work_not_the_clock_so_it_replays_identically(monkeypatch):
+    """However fast or slow the clock runs, a search that ends by its work
+    cap (rollout cards) plays the same worlds and makes the same choice."""
+    import time
+
+    state = CB.new_match(seed=11, variant=CB.variant(rounds=1))
+    for bid in ("bid 3", "bid 3", "bid 3", "bid 3"):
+        state.apply(bid)
+    results = []
+    for tick in (0.0, 1e-6):  # a frozen clock, and one that crawls
+
+        def clock(tick=tick, now=[0.0]) -> float:  # noqa: B006 (the clock's own state)
+            now[0] += tick
+            return now[0]
+
+        monkeypatch.setattr(time, "perf_counter", clock)
+        agent = get_agent("search", game="callbreak", seed=3, budget_ms=300, min_worlds=10**6)
+        action = decide(agent, state)
+        monkeypatch.undo()
+        assert agent.last["stop"] == "work"
+        results.append((str(action), agent.last["worlds"]))
+    assert results[0] == results[1]
+
+
+def test_the_work_cap_follows_the_budget():
+    from engine.ai.search import WORK_PER_MS
+
+    assert get_agent("search", game="batak", seed=0, budget_ms=300).work_cap == 300 * WORK_PER_MS
+    assert get_agent("search", game="batak", seed=0, work=500).work_cap == 500
