@@ -143,10 +143,13 @@ def callbreak_bid(
             (estimate_tricks(h) - b) ** 2 for s, h in hands.items() if (b := bids[s]) is not None
         )
 
+    # with no bid made yet every deal explains the bids alike: one will do
+    tries = 4 if any(b is not None for b in view.bids) else 1
+
     def one() -> int | None:
         """The seat's tricks in one simulated deal (the bids do not change
         the heuristic's card play, so they need not be filled in)."""
-        best = best_explained(lambda: dealer(rng), misfit)
+        best = best_explained(lambda: dealer(rng), misfit, tries)
         hands = [view.hand if s == seat else best[s] for s in range(4)]
         won = play_out("callbreak", hands, "S", leader, deadline=deadline)
         return None if won is None else won[seat]
