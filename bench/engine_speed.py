@@ -1,29 +1,265 @@
-"""Random full games per second through the public API (legal_actions + apply).
+"""Engine speed, side by side with OpenSpiel driven from Python (issue 14).
 
-    python bench/engine_speed.py [--game callbreak] [--games 200] [--runs 5] [--max-deals 40]
+    python bench/engine_speed.py [--rounds 12] [--batch-seconds 0.5]
+    python bench/engine_speed.py --all-games [--games 60] [--runs 3]
 
-One process; each run plays ``--games`` seeded random games with the default
-settings and prints games/s, deals/s and actions/s; then the median and the
-spread (min..max) over the runs.  Games whose end depends on a target score
-(Batak, Blot) can wander for a long time under random play (random bids
-lose points on average), so a game is cut after ``--max-deals`` deals; the
-count of cut games is printed and deals/s is the fair comparison for those.
+Random legal moves through the public API (``rng.choice(state.legal_actions())``
+then ``state.apply``), one process, in interleaved batches so that a busy
+shared CPU slows both sides alike; each figure is the median over
+``--rounds`` rounds and each ratio the median of the per-round ratios.
+
+- Callbreak deals per second against OpenSpiel ``spades``: one full deal
+  (4 bids + 13 tricks) from a new match to its end (``rounds=1``), against one
+  OpenSpiel ``spades`` game (one deal) from ``new_initial_state()`` to
+  terminal.  OpenSpiel deals the cards through chance nodes, which the driver
+  samples like any other node (uniform over ``legal_actions()``); ours deals
+  inside ``new_match`` from the seed.  Also printed: deals per second inside
+  default 5-deal matches.
+- Backalley decisions per second (default settings: 4 players, hands 1..7..1)
+  against OpenSpiel ``oh_hell`` with ``players=4`` (its default trick count,
+  drawn at random): player decisions only, chance nodes not counted but
+  their time included.
+
+A third line measures the floor: a rules-free stand-in with our API shape
+(``_FloorState``), to show how much of the gap is CPython's cost of the
+API itself rather than the rules.
+
+OpenSpiel is optional (``pip install -e ".[bench]"``, or
+``python -m pip install open_spiel==2.0.2``): without ``pyspiel`` the script
+prints our figures only.  ``--all-games`` prints the older table of random
+full games per second for every game instead.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import platform
 import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import GAMES, get_game
+from engine import GAMES, Event, get_game
+
+#: one batch: play whole games until the time is up; (units done, seconds)
+Batch = Callable[[float, random.Random], tuple[int, float]]
 
 
+def _our_deals(rounds: int) -> Batch:
+    game = get_game("callbreak")
+    variant = game.variant(rounds=rounds)
+
+    def batch(seconds: float, rng: random.Random) -> tuple[int, float]:
+        deals = 0
+        clock = time.perf_counter
+        start = clock()
+        while clock() - start < seconds:
+            state = game.new_match(seed=rng.randrange(2**31), variant=variant)
+            choice, legal, apply = rng.choice, state.legal_actions, state.apply
+            while not state.is_over:
+                apply(choice(legal()))
+            deals += state.round_number
+        return deals, clock() - start
+
+    return batch
+
+
+def _our_decisions() -> Batch:
+    game = get_game("backalley")
+    variant = game.variant()
+
+    def batch(seconds: float, rng: random.Random) -> tuple[int, float]:
+        decisions = 0
+        clock = time.perf_counter
+        start = clock()
+        while clock() - start < seconds:
+            state = game.new_match(seed=rng.randrange(2**31), variant=variant)
+            choice, legal, apply = rng.choice, state.legal_actions, state.apply
+            while not state.is_over:
+                apply(choice(legal()))
+            decisions += len(state.log)
+        return decisions, clock() - start
+
+    return batch
+
+
+class _FloorState:
+    """The least an engine with our API shape can do for one deal: a seeded
+    shuffle, four bids, then 52 plays where every held card is legal (no
+    follow rule), each checked against the legal list, logged and narrated
+    by one event, the highest card taking the trick.  Not a game: a measure
+    of what CPython spends on the API itself (``legal_actions`` building a
+    list, ``apply`` checking and recording) before any rule."""
+
+    def __init__(self, seed: int) -> None:
+        deck = list(range(52))
+        random.Random(seed).shuffle(deck)
+        self.hands = [deck[13 * s : 13 * s + 13] for s in range(4)]
+        self.bids: list[int] = []
+        self.trick: list[tuple[int, int]] = []
+        self.log: list[int] = []
+        self.to_act = 0
+        self.is_over = False
+
+    def legal_actions(self) -> list[int]:
+        if len(self.bids) < 4:
+            return list(range(1, 9))
+        return list(self.hands[self.to_act])
+
+    def apply(self, action: int) -> list[Event]:
+        if self.is_over or action not in self.legal_actions():
+            raise ValueError(action)
+        seat = self.to_act
+        self.log.append(action)
+        if len(self.bids) < 4:
+            self.bids.append(action)
+            self.to_act = (seat + 1) % 4
+            return [Event("bid", seat, {"bid": action})]
+        self.hands[seat].remove(action)
+        self.trick.append((seat, action))
+        events = [Event("card_played", seat, {"card": action})]
+        self.to_act = (seat + 1) % 4
+        if len(self.trick) == 4:
+            self.to_act = max(self.trick, key=lambda p: p[1])[0]
+            self.trick = []
+            self.is_over = not self.hands[self.to_act]
+        return events
+
+
+def _floor(unit: str) -> Batch:
+    def batch(seconds: float, rng: random.Random) -> tuple[int, float]:
+        done = 0
+        clock = time.perf_counter
+        start = clock()
+        while clock() - start < seconds:
+            state = _FloorState(rng.randrange(2**31))
+            choice, legal, apply = rng.choice, state.legal_actions, state.apply
+            while not state.is_over:
+                apply(choice(legal()))
+            done += 1 if unit == "deals" else len(state.log)
+        return done, clock() - start
+
+    return batch
+
+
+def _spiel_games(pyspiel: Any, name: str, params: dict[str, Any], unit: str) -> Batch:
+    game = pyspiel.load_game(name, params)
+
+    def batch(seconds: float, rng: random.Random) -> tuple[int, float]:
+        done = 0
+        clock = time.perf_counter
+        start = clock()
+        while clock() - start < seconds:
+            state = game.new_initial_state()
+            choice, legal, apply, terminal = (
+                rng.choice,
+                state.legal_actions,
+                state.apply_action,
+                state.is_terminal,
+            )
+            while not terminal():
+                apply(choice(legal()))
+            if unit == "games":
+                done += 1
+            else:
+                done += sum(1 for step in state.full_history() if step.player >= 0)
+        return done, clock() - start
+
+    return batch
+
+
+def _load() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:  # pragma: no cover - not Linux
+        return "n/a"
+
+
+def compare(rounds: int, seconds: float) -> None:
+    try:
+        import pyspiel
+    except ImportError:
+        pyspiel = None
+    print(
+        f"{datetime.now():%Y-%m-%d %H:%M} | Python {platform.python_version()} | "
+        f"load average {_load()} | {os.cpu_count()} CPUs | {rounds} rounds of "
+        f"{seconds:.2f} s batches"
+    )
+    if pyspiel is None:
+        print("pyspiel not installed: our figures only (pip install -e '.[bench]')")
+    benches: dict[str, Batch] = {
+        "callbreak deals/s (1-deal matches)": _our_deals(1),
+        "callbreak deals/s (5-deal matches)": _our_deals(5),
+        "backalley decisions/s": _our_decisions(),
+        "floor deals/s (no rules)": _floor("deals"),
+        "floor decisions/s (no rules)": _floor("decisions"),
+    }
+    if pyspiel is not None:
+        benches["spades deals/s"] = _spiel_games(pyspiel, "spades", {}, "games")
+        benches["oh_hell decisions/s"] = _spiel_games(
+            pyspiel, "oh_hell", {"players": 4}, "decisions"
+        )
+    rates: dict[str, list[float]] = {name: [] for name in benches}
+    rng = random.Random(2026)
+    for bench in benches.values():  # warm-up, not counted
+        bench(seconds / 5, rng)
+    for _ in range(rounds):
+        for name, bench in benches.items():
+            units, elapsed = bench(seconds, rng)
+            rates[name].append(units / elapsed)
+    for name, values in rates.items():
+        print(
+            f"{name:<36} median {statistics.median(values):>11,.0f}   "
+            f"(spread {min(values):,.0f}..{max(values):,.0f})"
+        )
+    if pyspiel is None:
+        return
+    pairs = [
+        (
+            "callbreak deals (1-deal matches) / spades deals",
+            "callbreak deals/s (1-deal matches)",
+            "spades deals/s",
+            2.0,
+        ),
+        (
+            "callbreak deals (5-deal matches) / spades deals",
+            "callbreak deals/s (5-deal matches)",
+            "spades deals/s",
+            2.0,
+        ),
+        (
+            "backalley decisions / oh_hell decisions",
+            "backalley decisions/s",
+            "oh_hell decisions/s",
+            1.0,
+        ),
+        ("floor deals / spades deals", "floor deals/s (no rules)", "spades deals/s", None),
+        (
+            "floor decisions / oh_hell decisions",
+            "floor decisions/s (no rules)",
+            "oh_hell decisions/s",
+            None,
+        ),
+    ]
+    for label, ours, theirs, target in pairs:
+        ratios = [a / b for a, b in zip(rates[ours], rates[theirs], strict=True)]
+        ratio = statistics.median(ratios)
+        spread = f"per round {min(ratios):.2f}..{max(ratios):.2f}"
+        if target is None:
+            print(f"ratio {label}: {ratio:.2f}x ({spread}; no target: the API's own cost)")
+            continue
+        verdict = "met" if ratio >= target else "missed"
+        print(f"ratio {label}: {ratio:.2f}x ({spread}; target >= {target:g}x: {verdict})")
+
+
+# -- the older per-game table -----------------------------------------------------
 def run_once(name: str, games: int, run: int, max_deals: int) -> tuple[float, float, float, int]:
     game = get_game(name)
     actions = deals = cut = 0
@@ -43,15 +279,11 @@ def run_once(name: str, games: int, run: int, max_deals: int) -> tuple[float, fl
     return games / elapsed, deals / elapsed, actions / elapsed, cut
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--game", action="append", help="game name (repeatable; default: all)")
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--max-deals", type=int, default=40)
-    args = parser.parse_args()
-    for name in args.game or list(GAMES):
-        rows = [run_once(name, args.games, run, args.max_deals) for run in range(args.runs)]
+def all_games(names: list[str], games: int, runs: int, max_deals: int) -> None:
+    """Random full games per second for every game (default settings); games
+    whose end depends on a target score are cut after ``max_deals`` deals."""
+    for name in names:
+        rows = [run_once(name, games, run, max_deals) for run in range(runs)]
         gps = [r[0] for r in rows]
         dps = [r[1] for r in rows]
         aps = [r[2] for r in rows]
@@ -59,8 +291,26 @@ def main() -> None:
         print(
             f"{name:<10} games/s median {statistics.median(gps):8.1f} "
             f"(spread {min(gps):.1f}..{max(gps):.1f}) | deals/s {statistics.median(dps):8.1f} "
-            f"| actions/s {statistics.median(aps):>9,.0f} | cut at {args.max_deals} deals: {cut}"
+            f"| actions/s {statistics.median(aps):>9,.0f} | cut at {max_deals} deals: {cut}"
         )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--rounds", type=int, default=12, help="interleaved rounds (medians)")
+    parser.add_argument("--batch-seconds", type=float, default=0.5, help="length of one batch")
+    parser.add_argument("--all-games", action="store_true", help="the per-game table instead")
+    parser.add_argument("--game", action="append", help="--all-games: game name (repeatable)")
+    parser.add_argument("--games", type=int, default=60, help="--all-games: games per run")
+    parser.add_argument("--runs", type=int, default=3, help="--all-games: runs")
+    parser.add_argument("--max-deals", type=int, default=40, help="--all-games: cut after")
+    args = parser.parse_args()
+    if args.all_games:
+        all_games(args.game or list(GAMES), args.games, args.runs, args.max_deals)
+    else:
+        compare(args.rounds, args.batch_seconds)
 
 
 if __name__ == "__main__":
