@@ -12,11 +12,12 @@ trump).  Following, heading, trumping and winning a trick are then a few
 mask operations.
 
 The rules are the engine's (``engine.core.follow``, the games' ``rules.py``)
-restated on masks: ``tests/ai/test_bitdeal.py`` plays random deals of every
+restated on masks: ``tests/ai/test_bitplay.py`` plays positions of every
 game through both and checks that the legal cards, the trick winners and
 the deal scores agree card by card.  Only the play of one deal is modelled;
 what follows the deal is the engine's business.  (An engine API for a legal
-mask and a cheap undo would let this module go; see docs/benchmarks.md.)
+mask and a cheap copy would let most of this module go: docs/benchmarks.md,
+"AI: rollouts per second".)
 """
 
 from __future__ import annotations
@@ -52,23 +53,12 @@ def bits_of(mask: int) -> list[int]:
     return out
 
 
-def between(low: int, high: int) -> int:
-    """The bits strictly between two bits (of one slot)."""
-    if low > high:
-        low, high = high, low
-    return ((1 << high) - 1) & ~((2 << low) - 1)
-
-
 @dataclass(frozen=True)
 class Codec:
     """Cards <-> bits for one game and trump (Backalley's jokers follow trump)."""
 
     trump: str | None
     jokers: bool
-
-    @property
-    def trump_slot(self) -> int:
-        return -1 if self.trump is None else SLOT[self.trump]
 
     def bit(self, card: Card) -> int:
         return _bit_table(self.trump, self.jokers)[card]
@@ -89,7 +79,7 @@ class Codec:
 
     @property
     def deck(self) -> int:
-        return self.mask(standard_deck(jokers=self.jokers))
+        return _deck_mask(self.trump, self.jokers)
 
 
 @cache
@@ -102,6 +92,14 @@ def _bit_table(trump: str | None, jokers: bool) -> dict[Card, int]:
         else:
             table[card] = 16 * SLOT[card.suit] + card.rank - 2
     return table
+
+
+@cache
+def _deck_mask(trump: str | None, jokers: bool) -> int:
+    m = 0
+    for b in _bit_table(trump, jokers).values():
+        m |= 1 << b
+    return m
 
 
 @cache
@@ -133,10 +131,6 @@ class Rules:
     lead: str
     under_trump: str = "any_card"
     unlock: str = "any_trump"
-
-    @property
-    def trump_mask(self) -> int:
-        return SUIT_MASK[self.trump]
 
 
 def rules_for(game: str, num_seats: int, trump: str, **options: str) -> Rules:
@@ -198,14 +192,6 @@ class Deal:
     @property
     def cards_left(self) -> int:
         return sum(h.bit_count() for h in self.hands)
-
-    @property
-    def over(self) -> bool:
-        return not self.plays and not any(self.hands)
-
-    def seat_of(self, i: int, num_seats: int) -> int:
-        """The seat that played the ``i``-th card of the trick."""
-        return (self.leader + i) % num_seats
 
 
 def legal(deal: Deal, rules: Rules) -> int:
@@ -274,17 +260,6 @@ def play(deal: Deal, rules: Rules, bit: int) -> None:
     deal.plays = []
     deal.leader = deal.to_act = winner
     deal.led = deal.led_top = deal.trump_top = -1
-
-
-def power(bit: int, led: int, trump: int) -> int:
-    """Strength in a trick led in slot ``led`` (``Ranking.power``): trumps
-    above the led suit, other suits -1."""
-    slot = bit >> 4
-    if slot == trump:
-        return 1000 + (bit & 15)
-    if slot == led:
-        return bit & 15
-    return -1
 
 
 # -- scoring (the games' own functions) ----------------------------------------------------

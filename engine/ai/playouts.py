@@ -21,7 +21,6 @@ from collections.abc import Callable, Sequence
 
 from engine.ai.bitdeal import (
     SLOT,
-    Codec,
     Contract,
     Deal,
     Rules,
@@ -44,7 +43,7 @@ from engine.core.view import Observation
 HandSampler = Callable[[random.Random], dict[int, list[Card]]]
 
 
-def slot_masks(codec_: Codec, by_seat: dict[int, set[str]], seats: int) -> list[int]:
+def slot_masks(by_seat: dict[int, set[str]], seats: int) -> list[int]:
     """Suit sets per seat -> slot bitmasks (a suit outside the deck is dropped)."""
     out = [0] * seats
     for seat, suits in by_seat.items():
@@ -96,8 +95,8 @@ class TrickPlayouts:
         voids = inferred_voids(view, ctx.ranking, ctx.trump, ctx.trump_duty)
         self.know = Knowledge(
             self.codec.mask(public_cards(view)),
-            slot_masks(self.codec, voids, self.seats),
-            slot_masks(self.codec, suits_led(view, ctx.ranking, ctx.trump), self.seats),
+            slot_masks(voids, self.seats),
+            slot_masks(suits_led(view, ctx.ranking, ctx.trump), self.seats),
         )
         leader = view.trick_leader if view.trick else view.to_act
         assert leader is not None
