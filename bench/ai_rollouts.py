@@ -14,9 +14,9 @@ position is rebuilt by replaying its log, so the same positions are
 measured at any commit (run this script from an old tree to measure it).
 
 At each position the search agent (seeded) decides with ``--budget-ms``.
-By default early stopping is switched off (``min_worlds`` and the
-bidders' minimum set out of reach), so every searched decision spends its
-budget on play-outs and the figure is throughput; ``--early-stop``
+By default early stopping is switched off (``min_worlds``, the work cap
+and the bidders' minimum set out of reach), so every searched decision
+spends its budget on play-outs and the figure is throughput; ``--early-stop``
 measures the agent as it plays.  A *rollout* is one candidate played out
 in one sampled world to the end of the deal (Ladder: the rollout horizon),
 or valued by the exact end-game solver (counted apart as *solved*); bids
@@ -186,7 +186,14 @@ def no_early_stop() -> dict[str, Any]:
                 setattr(auctions, name, 10**9)
     except ImportError:
         pass
-    return {"min_worlds": 10**9, "max_worlds": 10**9, "max_bid_worlds": 10**9, "early_stop": False}
+    endless = 10**9
+    return {
+        "min_worlds": endless,
+        "max_worlds": endless,
+        "max_bid_worlds": endless,
+        "work": endless,
+        "early_stop": False,
+    }
 
 
 # -- the measurement -------------------------------------------------------------------------------
