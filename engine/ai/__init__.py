@@ -2,12 +2,14 @@
 
 Importing this package registers every agent: the generic random agent,
 each game's heuristic (``engine/ai/heuristics/<game>.py``) and the search
-agent for every game (``worlds.py``, ``ladder_search.py``), and the Bazar
+agent for every game (``worlds.py``, ``ladder_search.py``; Bazar Blot's
+own in ``blot_search.py``, which replaces the generic one), and the Bazar
 Blot paper's baseline ``paper-minimax`` (``baselines.py``), the only agent
 that sees every hand.
 """
 
 from engine.ai import baselines as _baselines  # noqa: F401
+from engine.ai import blot_search as _blot_search  # noqa: F401
 from engine.ai import heuristics as _heuristics  # noqa: F401
 from engine.ai import ladder_search as _ladder_search  # noqa: F401
 from engine.ai import random_agent as _random  # noqa: F401

@@ -254,7 +254,9 @@ class BlotState(TrickGameState):
             plays = [*self.trick.plays, (seat, card)]
             winner = Trick(self.trick.leader, plays).winner(BLOT_RANKING, self.trump)
             points = sum(card_points(c, self.trump) for _, c in plays)
-            if len(self.tricks) == 7:
+            if sum(len(h) for h in self.hands) == 1:
+                # the last trick of the deal (only this card is still held),
+                # also in a position that starts with short hands
                 points += LAST_TRICK_BONUS
             self.points_won[winner % 2] += points
         return events + self._play_card(card)
