@@ -2,6 +2,7 @@
 
     python bench/engine_speed.py [--rounds 12] [--batch-seconds 0.5]
     python bench/engine_speed.py --all-games [--games 60] [--runs 3]
+    python bench/engine_speed.py --operations [--repeats 7]
 
 Random legal moves through the public API (``rng.choice(state.legal_actions())``
 then ``state.apply``), one process, in interleaved batches so that a busy
@@ -27,7 +28,9 @@ API itself rather than the rules.
 OpenSpiel is optional (``pip install -e ".[bench]"``, or
 ``python -m pip install open_spiel==2.0.2``): without ``pyspiel`` the script
 prints our figures only.  ``--all-games`` prints the older table of random
-full games per second for every game instead.
+full games per second for every game instead; ``--operations`` the cost of
+one ``clone``, ``view``, ``legal_actions`` and ``apply`` in every game, at
+the start and 200 actions into a match.
 """
 
 from __future__ import annotations
@@ -295,6 +298,63 @@ def all_games(names: list[str], games: int, runs: int, max_deals: int) -> None:
         )
 
 
+# -- one operation at a time ----------------------------------------------------------
+def _per_call(fn: Callable[[], Any], repeats: int) -> float:
+    """Median microseconds per call of ``fn`` over ``repeats`` runs of 200 calls."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(200):
+            fn()
+        times.append((time.perf_counter() - start) / 200 * 1e6)
+    return statistics.median(times)
+
+
+def _apply_cost(state: Any, repeats: int) -> float:
+    """Median microseconds of one ``apply`` of the first legal action, each
+    on a fresh clone made beforehand (not timed)."""
+    action = state.legal_actions()[0]
+    times = []
+    for _ in range(repeats):
+        copies = [state.clone() for _ in range(200)]
+        start = time.perf_counter()
+        for copy in copies:
+            copy.apply(action)
+        times.append((time.perf_counter() - start) / 200 * 1e6)
+    return statistics.median(times)
+
+
+def _operation_costs(state: Any, repeats: int) -> list[float]:
+    seat = state.decider
+    return [
+        _per_call(state.clone, repeats),
+        _per_call(lambda: state.view(seat), repeats),
+        _per_call(lambda: state.view(None), repeats),
+        _per_call(state.legal_actions, repeats),
+        _apply_cost(state, repeats),
+    ]
+
+
+def operations(names: list[str], moves: tuple[int, ...], repeats: int) -> None:
+    """Microseconds per ``clone()``, ``view(seat to act)``, ``view(None)``,
+    ``legal_actions()`` and ``apply`` on a seeded random match after
+    ``moves`` actions (Batak and Blot played to high targets so that their
+    matches last)."""
+    header = ("game", "move", "clone", "view", "view(None)", "legal", "apply")
+    print(" | ".join(header))
+    for name in names:
+        game = get_game(name)
+        settings = {"batak": {"target_score": 500}, "blot": {"target_score": 1001}}
+        for target in moves:
+            state = game.new_match(seed=7, variant=game.variant(**settings.get(name, {})))
+            rng = random.Random(7)
+            while len(state.log) < target and not state.is_over:
+                state.apply(rng.choice(state.legal_actions()))
+            if not state.is_over:
+                costs = _operation_costs(state, repeats)
+                print(" | ".join([name, str(len(state.log)), *(f"{c:.1f}" for c in costs)]))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -302,12 +362,18 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=12, help="interleaved rounds (medians)")
     parser.add_argument("--batch-seconds", type=float, default=0.5, help="length of one batch")
     parser.add_argument("--all-games", action="store_true", help="the per-game table instead")
+    parser.add_argument(
+        "--operations", action="store_true", help="microseconds per clone, view, legal, apply"
+    )
+    parser.add_argument("--repeats", type=int, default=7, help="--operations: repeats")
     parser.add_argument("--game", action="append", help="--all-games: game name (repeatable)")
     parser.add_argument("--games", type=int, default=60, help="--all-games: games per run")
     parser.add_argument("--runs", type=int, default=3, help="--all-games: runs")
     parser.add_argument("--max-deals", type=int, default=40, help="--all-games: cut after")
     args = parser.parse_args()
-    if args.all_games:
+    if args.operations:
+        operations(args.game or list(GAMES), (0, 200), args.repeats)
+    elif args.all_games:
         all_games(args.game or list(GAMES), args.games, args.runs, args.max_deals)
     else:
         compare(args.rounds, args.batch_seconds)

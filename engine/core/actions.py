@@ -344,6 +344,13 @@ def play(*cards: Card) -> Action:
 _PLAYS: dict[tuple[Card, ...], Action] = {}
 
 
+def play_of(cards: tuple[Card, ...]) -> Action:
+    """``play(*cards)`` for cards taken from a hand (legal-list builders): a
+    dictionary look-up once the play has been made."""
+    found = PLAY_OF.get(cards[0]) if len(cards) == 1 else _PLAYS.get(cards)
+    return found if found is not None else play(*cards)
+
+
 def bid(number: int | None = None, word: str | None = None, capot: bool = False) -> Action:
     plain = (number is None or type(number) is int) and (word is None or type(word) is str)
     if not (plain and type(capot) is bool):

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, ClassVar, cast
 
-from engine.core.actions import PICKUP, Action, hidden, play
+from engine.core.actions import PICKUP, Action, hidden, play_of
 from engine.core.cards import Card, parse_cards, standard_deck
 from engine.core.events import Event
 from engine.core.game import (
@@ -129,11 +129,8 @@ class LadderState(MatchState):
         return "hidden"
 
     def cards_left(self, seat: int) -> int:
-        return (
-            len(self.hands[seat])
-            + len(self.shown[seat])
-            + sum(c is not None for c in self.hidden[seat])
-        )
+        hidden = self.hidden[seat]
+        return len(self.hands[seat]) + len(self.shown[seat]) + len(hidden) - hidden.count(None)
 
     def _breaks_last_card_rule(self, seat: int, rank: int, count: int, source: str) -> bool:
         """rules "What may be played": an action-only play may not leave the
@@ -150,7 +147,8 @@ class LadderState(MatchState):
 
     # -- legality -----------------------------------------------------------------------
     def _legal(self) -> list[Action]:
-        seat = cast(int, self.to_act)
+        seat = self.to_act
+        assert seat is not None
         src = self.source(seat)
         if src == "hidden":
             return [hidden(i + 1) for i, c in enumerate(self.hidden[seat]) if c is not None]
@@ -163,7 +161,7 @@ class LadderState(MatchState):
             for k in range(1, len(same) + 1):
                 if self._breaks_last_card_rule(seat, rank, k, src):
                     continue
-                actions.extend(play(*combo) for combo in combinations(same, k))
+                actions.extend(map(play_of, combinations(same, k)))
         return actions or [PICKUP]
 
     def _explain(self, action: Action) -> IllegalAction:
@@ -209,7 +207,8 @@ class LadderState(MatchState):
 
     # -- applying -------------------------------------------------------------------------
     def _apply(self, action: Action) -> list[Event]:
-        seat = cast(int, self.to_act)
+        seat = self.to_act
+        assert seat is not None
         self.turns += 1
         if action.verb == "pickup":
             events = [Event("pickup", seat, {"cards": len(self.pile)})]
