@@ -265,10 +265,12 @@ def batak_bid(
                 priced[action] = [r.get("pass", 0.0) for r in rows]
         return priced
 
+    # with no other bid made every deal explains the auction alike: one will do
+    tries = 4 if any(s != seat for s, _ in bids) else 1
     rows: list[dict[str, float]] = []
     try:
         while len(rows) < max_worlds and time.perf_counter() < deadline:
-            best = best_explained(lambda: {**others(rng), seat: list(view.hand)}, misfit)
+            best = best_explained(lambda: {**others(rng), seat: list(view.hand)}, misfit, tries)
             row = {s: diff(level, seat, tricks(best, s, seat, level)) for s in suits}
             if not naming and high is not None and PASS in legal:
                 theirs = best_trump(best[high[0]])[0]

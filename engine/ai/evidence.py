@@ -51,31 +51,47 @@ class Evidence:
         self.candidates: list[Action] = list(candidates)
         self.values: dict[Action, list[float]] = {}
         self._sum: dict[Action, float] = {}
-        #: (a, b) with a before b in ``_order`` -> [n, sum of a - b, sum of squares]
-        self._pairs: dict[tuple[Action, Action], list[float]] = {}
-        self._order: dict[Action, int] = {}
+        #: action -> its number; (i, j) with i < j -> [n, sum of i - j, sum of squares]
+        self._id: dict[Action, int] = {}
+        self._pairs: dict[tuple[int, int], list[float]] = {}
         if values:
-            for row in zip(*(values[a] for a in values), strict=False):
-                self.add(dict(zip(values, row, strict=True)))
+            self._load(values)
+
+    def _load(self, values: Mapping[Action, list[float]]) -> None:
+        """A whole table of values at once (the worlds its rows share)."""
+        n = min(len(v) for v in values.values())
+        columns = []
+        for action, vals in values.items():
+            self._id[action] = len(self._id)
+            self.values[action] = list(vals)
+            self._sum[action] = float(sum(vals))
+            columns.append(vals[:n])
+        for i, xs in enumerate(columns):
+            for j in range(i + 1, len(columns)):
+                diffs = [x - y for x, y in zip(xs, columns[j], strict=True)]
+                self._pairs[(i, j)] = [float(n), sum(diffs), sum(d * d for d in diffs)]
 
     def add(self, row: Mapping[Action, float]) -> None:
         """One world's values (its candidates are paired with each other)."""
-        order = self._order
+        ids = self._id
         items = []
         for action, value in row.items():
-            if action not in order:
-                order[action] = len(order)
-            self.values.setdefault(action, []).append(value)
-            self._sum[action] = self._sum.get(action, 0.0) + value
-            items.append((order[action], action, value))
-        items.sort(key=lambda item: item[0])
+            i = ids.get(action)
+            if i is None:
+                i = ids[action] = len(ids)
+                self.values[action] = []
+                self._sum[action] = 0.0
+            self.values[action].append(value)
+            self._sum[action] += value
+            items.append((i, value))
+        items.sort()
         pairs = self._pairs
-        for i, (_, a, x) in enumerate(items):
-            for _, b, y in items[i + 1 :]:
+        for k, (i, x) in enumerate(items):
+            for j, y in items[k + 1 :]:
                 d = x - y
-                stats = pairs.get((a, b))
+                stats = pairs.get((i, j))
                 if stats is None:
-                    pairs[(a, b)] = [1.0, d, d * d]
+                    pairs[(i, j)] = [1.0, d, d * d]
                 else:
                     stats[0] += 1
                     stats[1] += d
@@ -94,11 +110,11 @@ class Evidence:
     def margin(self, better: Action, worse: Action) -> tuple[float, float]:
         """Mean and standard error of ``better - worse`` over the worlds
         where both were played."""
+        i, j = self._id.get(better, -1), self._id.get(worse, -1)
         sign = 1.0
-        stats = self._pairs.get((better, worse))
-        if stats is None:
-            stats = self._pairs.get((worse, better))
-            sign = -1.0
+        if i > j:
+            i, j, sign = j, i, -1.0
+        stats = self._pairs.get((i, j))
         if stats is None:
             return 0.0, math.inf
         n, total, squares = stats
@@ -140,10 +156,10 @@ class Evidence:
 
     def all_equal(self) -> bool:
         """Every world gave every candidate the same value."""
-        live = self.candidates
-        for i, a in enumerate(live):
-            for b in live[i + 1 :]:
-                stats = self._pairs.get((a, b)) or self._pairs.get((b, a))
+        live = sorted(self._id[a] for a in self.candidates if a in self._id)
+        for k, i in enumerate(live):
+            for j in live[k + 1 :]:
+                stats = self._pairs.get((i, j))
                 if stats is not None and stats[2] > 0:
                     return False
         return True
