@@ -236,26 +236,31 @@ def _deep(value: Any) -> Any:  # pragma: no cover - a marker, never called
     return value
 
 
-class _SharedRandom:
-    """The match RNG behind ``MatchState.rng``, shared by a state and its
-    clones until one of them draws: that one takes a private copy first
-    (copy on write).  Copying a ``random.Random`` costs far more than copying
-    the rest of a state, and most clones (search worlds, the service's
-    look-ahead) never draw.  Two are equal when their generators are in the
-    same state (so snapshots of states compare as before)."""
+class _RandomHandle:
+    """A state's handle on the match RNG (``MatchState.rng``).  A clone and
+    its original hold the same generator until one of them draws: that one
+    first takes a private copy (copy on write).  Copying a ``random.Random``
+    costs more than copying the rest of a state, and most clones (search
+    worlds, the service's look-ahead) never draw.  Each state has its own
+    handle, so no count is shared between states (or threads).  Two handles
+    are equal when their generators are in the same state, so snapshots of
+    a state compare as they did with a plain ``random.Random``."""
 
-    __slots__ = ("random", "users")
+    __slots__ = ("private", "random")
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, private: bool = True) -> None:
         self.random = rng
-        self.users = 1
+        self.private = private
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, _SharedRandom) and (
+        return isinstance(other, _RandomHandle) and (
             self.random.getstate() == other.random.getstate()
         )
 
     __hash__ = None  # type: ignore[assignment]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _RandomHandle:
+        return _RandomHandle(_copy_random(self.random))
 
 
 def _copy_random(rng: random.Random) -> random.Random:
@@ -276,7 +281,7 @@ class MatchState(ABC):
         "game": share,
         "variant": share,
         "seed": share,
-        "_rng": share,  # copy on write, see _SharedRandom
+        "_rng": share,  # replaced by clone(): see _RandomHandle
         "log": list,
         "phase": share,
         "to_act": share,
@@ -304,7 +309,7 @@ class MatchState(ABC):
         self.game = game
         self.variant = variant
         self.seed = new_seed() if seed is None else check_seed(seed)
-        self._rng = _SharedRandom(random.Random(self.seed))
+        self._rng = _RandomHandle(random.Random(self.seed))
         self.log = []
         self.phase = PHASE_PLAY
         self.to_act = None
@@ -316,15 +321,15 @@ class MatchState(ABC):
     def rng(self) -> random.Random:
         """The match RNG (deals, Ladder's redistribution), private to this
         state from the first use after a ``clone``."""
-        shared = self._rng
-        if shared.users > 1:
-            shared.users -= 1
-            shared = self._rng = _SharedRandom(_copy_random(shared.random))
-        return shared.random
+        handle = self._rng
+        if not handle.private:
+            handle.random = _copy_random(handle.random)
+            handle.private = True
+        return handle.random
 
     @rng.setter
     def rng(self, value: random.Random) -> None:
-        self._rng = _SharedRandom(value)
+        self._rng = _RandomHandle(value)
 
     # -- the public API ----------------------------------------------------
     @property
@@ -392,7 +397,9 @@ class MatchState(ABC):
             else:
                 copied[name] = how(value)
         new.__dict__.update(copied)
-        self._rng.users += 1
+        # both now share the generator; each copies it before drawing
+        self._rng.private = False
+        new._rng = _RandomHandle(self._rng.random, private=False)
         return new
 
     @abstractmethod
