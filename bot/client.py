@@ -31,6 +31,7 @@ from bot.ui import custom_ids
 from bot.ui.actors import actor_of
 from bot.ui.command_names import CommandTranslator
 from bot.ui.handler import ComponentHandler
+from bot.ui.history_items import is_replay_id
 from bot.ui.items import TableButton, TableSelect
 from bot.ui.languages import Languages
 from bot.ui.live_hands import LiveHands
@@ -40,11 +41,28 @@ from bot.ui.replies import clip
 from engine import EngineError
 
 log = logging.getLogger(__name__)
-EXTENSIONS = ("bot.cogs.tables", "bot.cogs.stats", "bot.cogs.settings")
+EXTENSIONS = (
+    "bot.cogs.tables",
+    "bot.cogs.watch",
+    "bot.cogs.stats",
+    "bot.cogs.settings",
+    "bot.cogs.history",
+)
 UNKNOWN_COMPONENT = N_("That button is not one Card Table knows (it may be from an old version).")
 
 
 class CardBot(commands.Bot):
+    """The bot.  With ``SHARD_COUNT`` > 1, ``CardBot(settings)`` is a
+    ``ShardedCardBot``: discord.py's ``AutoShardedBot`` running the shards
+    of ``SHARD_IDS`` (all by default) in this process, whose service resumes
+    and drives only those shards' tables (README, "Running several
+    processes")."""
+
+    def __new__(cls, settings: Settings, *args: Any, **kwargs: Any) -> CardBot:
+        if cls is CardBot and settings.shard_count > 1:
+            cls = ShardedCardBot
+        return super().__new__(cls)
+
     def __init__(
         self,
         settings: Settings,
@@ -54,9 +72,23 @@ class CardBot(commands.Bot):
         clock: Callable[[], float] = time.time,
         hand_clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+        shard_options: dict[str, Any] = {}
+        if isinstance(self, commands.AutoShardedBot):
+            shard_options = {
+                "shard_count": settings.shard_count,
+                "shard_ids": sorted(settings.shards.ids),
+            }
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            **shard_options,
+        )
         self.settings = settings
-        self.store = Store(settings.database_url)
+        self.store = Store(
+            settings.database_url,
+            shards=settings.shards,
+            synchronous=settings.sqlite_synchronous,
+        )
         self.service = TableService(
             self.store,
             clock=clock,
@@ -114,7 +146,8 @@ class CardBot(commands.Bot):
         answer instead of Discord's 'This interaction failed'."""
         if interaction.type is not discord.InteractionType.component:
             return
-        if custom_ids.parse(interaction.custom_id or "") is None:
+        cid = interaction.custom_id or ""
+        if custom_ids.parse(cid) is None and not is_replay_id(cid):
             set_current(await self.languages.for_person(interaction))
             await interaction.response.send_message("⚠️ " + t(UNKNOWN_COMPONENT), ephemeral=True)
 
@@ -143,3 +176,8 @@ class CardBot(commands.Bot):
                 await interaction.response.send_message(text, ephemeral=True)
         except discord.HTTPException as exc:
             log.warning("could not report a command error (%s)", exc)
+
+
+class ShardedCardBot(CardBot, commands.AutoShardedBot):
+    """``CardBot`` on discord.py's ``AutoShardedBot`` (several shards in one
+    process, each with its own gateway connection)."""

@@ -5,10 +5,36 @@ The token is a ``SecretStr`` so it never appears in a log or a repr.
 
 from __future__ import annotations
 
-from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from typing import Annotated, Any
+
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from bot.db.session import DEFAULT_SYNCHRONOUS, checked_synchronous
+from bot.db.shards import Shards
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///cardtable.db"
+
+
+def parse_shard_ids(value: Any) -> list[int] | None:
+    """``SHARD_IDS``: ``0,1,5``, a range ``4-7``, or both (``0,4-7``);
+    empty means every shard."""
+    if value is None or isinstance(value, list | tuple | set | frozenset):
+        return None if value is None else sorted({int(v) for v in value})
+    text = str(value).strip()
+    if not text:
+        return None
+    ids: set[int] = set()
+    for part in text.split(","):
+        first, _, last = part.strip().partition("-")
+        try:
+            low, high = int(first), int(last or first)
+        except ValueError:
+            raise ValueError(f"SHARD_IDS: {part.strip()!r} is not a shard id or a range") from None
+        if low > high:
+            raise ValueError(f"SHARD_IDS: the range {part.strip()!r} is empty")
+        ids.update(range(low, high + 1))
+    return sorted(ids)
 
 
 class Settings(BaseSettings):
@@ -28,6 +54,33 @@ class Settings(BaseSettings):
     ai_queue_wait_ms: int = Field(default=1500, ge=0, le=60_000)
     #: the search AI's thinking time per decision ("hard" seats)
     ai_budget_ms: int = Field(default=300, ge=10, le=10_000)
+    #: SQLite only: FULL (a stored move survives a power loss) or NORMAL
+    #: (it survives a crash of the process); see bot/db/session.py
+    sqlite_synchronous: str = DEFAULT_SYNCHRONOUS
+    #: Discord shards in all (every process of the bot says the same)
+    shard_count: int = Field(default=1, ge=1, le=4096)
+    #: the shards this process runs ("0,1" or "0-3"); empty: all of them
+    shard_ids: Annotated[list[int] | None, NoDecode] = None
+
+    @field_validator("sqlite_synchronous")
+    @classmethod
+    def _synchronous(cls, value: str) -> str:
+        return checked_synchronous(value)
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _shard_ids(cls, value: Any) -> list[int] | None:
+        return parse_shard_ids(value)
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        self.shards  # noqa: B018 -- raises ValueError when the ids do not fit the count
+        return self
+
+    @property
+    def shards(self) -> Shards:
+        """The shards this process owns (``bot.db.shards``)."""
+        return Shards.of_settings(self.shard_count, self.shard_ids)
 
     @property
     def has_token(self) -> bool:

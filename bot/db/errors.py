@@ -2,6 +2,9 @@
 
 * ``DuplicateAction``: the (table, seq) slot of the action log is taken (a
   double click or a stale submission); nothing of that write landed.
+* ``TableNotOwned``: the database refused a move because its table is not
+  this process's to write (the foreign key (table, shard) of migration
+  ``0003_shards``: another shard owns it, or it is gone); nothing landed.
 * ``StoreUnavailable``: the database could not be used right now (locked,
   unreachable, I/O error).  Nothing was written; ``retryable`` says whether
   the same request may simply be tried again (see ``bot.db.retry``).  The
@@ -33,6 +36,10 @@ PG_DAMAGE_STATES = ("XX001", "XX002")
 
 class DuplicateAction(Exception):
     """The (table, seq) slot is taken: a duplicate or stale submission."""
+
+
+class TableNotOwned(Exception):
+    """The move's (table, shard) is not a table this process owns."""
 
 
 class StoreUnavailable(Exception):
@@ -101,6 +108,14 @@ def is_unavailable(exc: BaseException) -> bool:
     if isinstance(exc, IntegrityError):
         return False
     return isinstance(exc, DBAPIError | PoolTimeout | OSError)
+
+
+def is_foreign_key_error(exc: IntegrityError) -> bool:
+    """Whether an integrity error is a foreign key's refusal (not a unique one)."""
+    orig = exc.orig
+    if getattr(orig, "sqlstate", None) == "23503":
+        return True
+    return "foreign key" in str(orig).lower()
 
 
 def translate(exc: BaseException, where: str) -> StoreUnavailable:

@@ -16,6 +16,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    ForeignKeyConstraint,
     Integer,
     String,
     Text,
@@ -47,9 +48,15 @@ class GuildSetting(Base):
 
 
 class TableRow(Base):
+    """A table.  ``shard`` is the Discord shard of its server (0 without a
+    server, ``bot.db.shards``); ``(id, shard)`` is unique so that action
+    rows can point at both."""
+
     __tablename__ = "tables"
+    __table_args__ = (UniqueConstraint("id", "shard", name="uq_table_shard"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    shard: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     guild_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True, index=True)
     channel_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     message_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
@@ -81,13 +88,28 @@ class SeatRow(Base):
 
 
 class ActionRow(Base):
-    """The append-only action log."""
+    """The append-only action log.  ``shard`` is the shard of the process
+    that wrote the move; the foreign key (table_id, shard) -> tables(id,
+    shard) refuses a move written by a process that does not own the
+    table (``bot.db.shards``).  ON UPDATE CASCADE lets a table change
+    shard (``Store.claim``) with its log."""
 
     __tablename__ = "actions"
-    __table_args__ = (UniqueConstraint("table_id", "seq", name="uq_action_seq"),)
+    __table_args__ = (
+        UniqueConstraint("table_id", "seq", name="uq_action_seq"),
+        ForeignKeyConstraint(
+            ["table_id", "shard"],
+            ["tables.id", "tables.shard"],
+            name="fk_actions_table_shard",
+            ondelete="CASCADE",
+            onupdate="CASCADE",
+        ),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    #: no index of its own: uq_action_seq (table_id, seq) serves lookups by table
+    table_id: Mapped[int] = mapped_column(Integer)
+    shard: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     seq: Mapped[int] = mapped_column(Integer)
     notation: Mapped[str] = mapped_column(String(64))
     seat: Mapped[int] = mapped_column(Integer)

@@ -2,34 +2,39 @@
 
 Every write commits before it returns, so a move the service acknowledges
 survives a crash of the process (see ``bot.db.session`` for what SQLite's
-``synchronous=NORMAL`` promises on a power loss).  Every method reports
-database trouble as ``StoreUnavailable`` (``StoreDamaged`` when the data is
-damaged), never as a driver exception; a duplicate action as
-``DuplicateAction``.  On SQLite, write transactions run one at a time in
-this process (an ``asyncio.Lock``); reads run alongside them.
+``synchronous`` setting promises on a power loss).  Moves are committed in
+groups (``bot.db.group_commit``): the moves that arrive while one
+transaction is written go together into the next, each still its own row
+under the unique (table, seq), each acknowledged only after its commit.
+Every method reports database trouble as ``StoreUnavailable``
+(``StoreDamaged`` when the data is damaged), never as a driver exception; a
+duplicate action as ``DuplicateAction``; a move for a table of another
+shard as ``TableNotOwned`` (``bot.db.shards``).  On SQLite, write
+transactions run one at a time in this process on one writer connection
+(an ``asyncio.Lock``); reads run alongside them on other connections.
 """
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from sqlalchemy import delete, insert, select, update
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import Row, bindparam, delete, insert, select, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.sql import Executable
 
 from bot.db.errors import (
     DuplicateAction,
     StoreDamaged,
     StoreUnavailable,
+    TableNotOwned,
     describe_database,
     is_unavailable,
     translate,
 )
+from bot.db.group_commit import PendingMove
 from bot.db.models import (
     ActionRow,
     GuildSetting,
@@ -41,9 +46,26 @@ from bot.db.models import (
     utcnow,
 )
 from bot.db.schema import upgrade_to_head
-from bot.db.session import BUSY_TIMEOUT_MS, is_sqlite, make_engine, make_sessionmaker, writer
+from bot.db.session import (
+    BUSY_TIMEOUT_MS,
+    DEFAULT_SYNCHRONOUS,
+    is_sqlite,
+    make_engine,
+    make_sessionmaker,
+    writer,
+    writer_engine,
+)
+from bot.db.shards import Shards
+from bot.db.writer import Writer
 
-__all__ = ["DuplicateAction", "Store", "StoreDamaged", "StoreUnavailable"]
+__all__ = [
+    "DuplicateAction",
+    "Store",
+    "StoreDamaged",
+    "StoreUnavailable",
+    "TableHead",
+    "TableNotOwned",
+]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -71,11 +93,8 @@ def _reported(
     return wrapper
 
 
-def _is_foreign_key_error(exc: IntegrityError) -> bool:
-    orig = exc.orig
-    if getattr(orig, "sqlstate", None) == "23503":
-        return True
-    return "foreign key" in str(orig).lower()
+TableHead = Row[tuple[int, int | None, int | None, int]]
+Resumable = tuple[Row[Any], list[Row[Any]], list[tuple[int, str, int]]]
 
 
 class Store:
@@ -85,49 +104,44 @@ class Store:
         *,
         write_wait: float = WRITE_WAIT_SECONDS,
         busy_timeout: float = BUSY_TIMEOUT_MS / 1000,
+        synchronous: str = DEFAULT_SYNCHRONOUS,
+        shards: Shards | None = None,
     ) -> None:
         """``write_wait``: how long a write may queue behind this process's
-        other writes (SQLite); ``busy_timeout``: how long SQLite waits for
-        another process's write lock.  Both end in ``StoreUnavailable``."""
+        other writes; ``busy_timeout``: how long SQLite waits for another
+        process's write lock.  Both end in ``StoreUnavailable``.
+        ``synchronous``: SQLite's ``FULL`` or ``NORMAL`` (``bot.db.session``).
+        ``shards``: the shards this process owns (default: the only one)."""
         self.url = url
         self.where = describe_database(url)
-        self.engine = make_engine(url, busy_timeout=busy_timeout)
+        self.shards = shards or Shards()
+        self.engine = make_engine(url, busy_timeout=busy_timeout, synchronous=synchronous)
         self.sessions = make_sessionmaker(self.engine)
-        self._writes = make_sessionmaker(writer(self.engine))
-        self._write_lock = asyncio.Lock() if is_sqlite(url) else None
-        self.write_wait = write_wait
+        if is_sqlite(url):
+            self.writer = Writer(
+                where=self.where,
+                write_wait=write_wait,
+                sqlite_engine=writer_engine(
+                    url, busy_timeout=busy_timeout, synchronous=synchronous
+                ),
+            )
+        else:
+            self.writer = Writer(
+                where=self.where, write_wait=write_wait, async_engine=writer(self.engine)
+            )
 
-    @asynccontextmanager
-    async def _writing(self) -> AsyncIterator[AsyncSession]:
-        """A session for one write transaction (``BEGIN IMMEDIATE`` on
-        SQLite, after this process's earlier writes have finished)."""
-        if self._write_lock is None:
-            async with self._writes() as session:
-                yield session
-            return
-        try:
-            async with asyncio.timeout(self.write_wait):
-                await self._write_lock.acquire()
-        except TimeoutError as exc:
-            raise StoreUnavailable(
-                detail=f"{self.where}: waited {self.write_wait:g} s for earlier writes"
-            ) from exc
-        released = False
-        try:
-            async with self._writes() as session:
-                try:
-                    yield session
-                except BaseException:
-                    await session.rollback()
-                    raise
-                finally:
-                    # the transaction is over: let the next write begin while
-                    # this session returns its connection to the pool
-                    self._write_lock.release()
-                    released = True
-        finally:
-            if not released:
-                self._write_lock.release()
+    async def _write(self, job: Callable[[Connection], Any]) -> Any:
+        """Run ``job(connection)`` in the next group transaction and return
+        its result once committed (``bot.db.writer``)."""
+        return await self.writer.job(job)
+
+    async def _execute(self, statement: Executable) -> None:
+        """One statement, written with the next group transaction."""
+
+        def job(conn: Connection) -> None:
+            conn.execute(statement)
+
+        await self._write(job)
 
     @_reported
     async def migrate(self) -> None:
@@ -137,19 +151,34 @@ class Store:
 
     @_reported
     async def close(self) -> None:
+        await self.writer.close()
         await self.engine.dispose()
+
+    def commit_stats(self) -> dict[str, float]:
+        """Transactions, writes and moves written by the group commit so far."""
+        return self.writer.stats()
 
     # -- tables and seats -----------------------------------------------------------
     @_reported
     async def create_table(self, seats: int, **fields: Any) -> int:
-        async with self._writing() as session:
-            row = TableRow(**fields)
-            session.add(row)
-            await session.flush()
-            for seat in range(seats):
-                session.add(SeatRow(table_id=row.id, seat=seat, user_id=None, name="", ai=None))
-            await session.commit()
-            return row.id
+        """A new table of the shard of its server (``NotOurShard`` when this
+        process does not own that shard), with its empty seats."""
+        shard = self.shards.check(self.shards.shard_of(fields.get("guild_id")))
+
+        def job(conn: Connection) -> int:
+            now = utcnow()
+            new = insert(TableRow).values(shard=shard, created_at=now, updated_at=now, **fields)
+            table_id = int(conn.execute(new.returning(TableRow.id)).scalar_one())
+            conn.execute(
+                insert(SeatRow),
+                [
+                    {"table_id": table_id, "seat": seat, "user_id": None, "name": "", "ai": None}
+                    for seat in range(seats)
+                ],
+            )
+            return table_id
+
+        return int(await self._write(job))
 
     @_reported
     async def table(self, table_id: int) -> tuple[TableRow, list[SeatRow]] | None:
@@ -180,37 +209,74 @@ class Store:
         return row, seats
 
     @_reported
-    async def unfinished(
-        self, statuses: Sequence[str]
-    ) -> list[tuple[TableRow, list[SeatRow], list[tuple[int, str, int]]]]:
-        """Every table in ``statuses`` with its seats and its action log as
-        (seq, notation, seat) tuples, in three queries whatever their number
-        (resuming a thousand tables at start).  A table whose seat rows are
-        damaged is returned with an empty seat list (``table()`` names it)."""
+    async def table_heads(self, statuses: Sequence[str]) -> list[TableHead]:
+        """(id, guild_id, channel_id, shard) of every table in ``statuses``
+        (one light query: who owns what, before anything is loaded)."""
+        async with self.sessions() as session:
+            rows = await session.execute(
+                select(TableRow.id, TableRow.guild_id, TableRow.channel_id, TableRow.shard)
+                .where(TableRow.status.in_(statuses))
+                .order_by(TableRow.id)
+            )
+            return list(rows)
+
+    @_reported
+    async def claim(self, tables: dict[int, int]) -> int:
+        """Move tables ``{table_id: shard}`` to shards this process owns (the
+        shard count changed since they were made); their action rows follow
+        (ON UPDATE CASCADE).  One statement; the number of tables moved."""
+        if not tables:
+            return 0
+        for shard in set(tables.values()):
+            self.shards.check(shard)
+
+        def job(conn: Connection) -> int:
+            result = conn.execute(
+                update(TableRow)
+                .where(TableRow.id == bindparam("t_id"))
+                .values(shard=bindparam("t_shard")),
+                [{"t_id": t, "t_shard": shard} for t, shard in sorted(tables.items())],
+            )
+            return int(result.rowcount or 0)
+
+        return int(await self._write(job))
+
+    @_reported
+    async def resumable(self, table_ids: Sequence[int]) -> list[Resumable]:
+        """The given tables (in this process's shards), each with its seats
+        and its action log as (seq, notation, seat) tuples, in three queries
+        whatever their number.  Plain rows, no ORM objects: resuming a
+        thousand tables reads 140,000 moves.  A table whose seat rows are
+        damaged comes with an empty seat list (``table()`` names it)."""
+        ids = sorted(set(table_ids))
+        if not ids:
+            return []
         async with self.sessions() as session:
             tables = list(
-                await session.scalars(
-                    select(TableRow).where(TableRow.status.in_(statuses)).order_by(TableRow.id)
+                await session.execute(
+                    select(*TableRow.__table__.columns)
+                    .where(TableRow.id.in_(ids), TableRow.shard.in_(sorted(self.shards.ids)))
+                    .order_by(TableRow.id)
                 )
             )
-            ids = [t.id for t in tables]
-            seats: dict[int, list[SeatRow]] = {i: [] for i in ids}
-            moves: dict[int, list[tuple[int, str, int]]] = {i: [] for i in ids}
-            wanted = select(TableRow.id).where(TableRow.status.in_(statuses)).scalar_subquery()
-            for seat in await session.scalars(
-                select(SeatRow).where(SeatRow.table_id.in_(wanted)).order_by(SeatRow.seat)
+            seats: dict[int, list[Row[Any]]] = {t.id: [] for t in tables}
+            moves: dict[int, list[tuple[int, str, int]]] = {t.id: [] for t in tables}
+            for seat in await session.execute(
+                select(*SeatRow.__table__.columns)
+                .where(SeatRow.table_id.in_(ids))
+                .order_by(SeatRow.table_id, SeatRow.seat)
             ):
                 if seat.table_id in seats:
                     seats[seat.table_id].append(seat)
             rows = await session.execute(
                 select(ActionRow.table_id, ActionRow.seq, ActionRow.notation, ActionRow.seat)
-                .where(ActionRow.table_id.in_(wanted))
+                .where(ActionRow.table_id.in_(ids))
                 .order_by(ActionRow.table_id, ActionRow.seq)
             )
             for table_id, seq, notation, seat_no in rows:
                 if table_id in moves:
                     moves[table_id].append((seq, notation, seat_no))
-        out = []
+        out: list[Resumable] = []
         for table in tables:
             numbers = [s.seat for s in seats[table.id]]
             ok = len(numbers) >= 2 and numbers == list(range(len(numbers)))
@@ -227,23 +293,17 @@ class Store:
 
     @_reported
     async def update_table(self, table_id: int, **fields: Any) -> None:
-        async with self._writing() as session:
-            await session.execute(
-                update(TableRow)
-                .where(TableRow.id == table_id)
-                .values(**fields, updated_at=utcnow())
-            )
-            await session.commit()
+        await self._execute(
+            update(TableRow).where(TableRow.id == table_id).values(**fields, updated_at=utcnow())
+        )
 
     @_reported
     async def update_seat(self, table_id: int, seat: int, **fields: Any) -> None:
-        async with self._writing() as session:
-            await session.execute(
-                update(SeatRow)
-                .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
-                .values(**fields)
-            )
-            await session.commit()
+        await self._execute(
+            update(SeatRow)
+            .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+            .values(**fields)
+        )
 
     # -- the action log ---------------------------------------------------------------
     @_reported
@@ -259,47 +319,35 @@ class Store:
         deadline: float | None = None,
         seat_fields: dict[str, Any] | None = None,
         fields_seat: int | None = None,
+        shard: int | None = None,
     ) -> None:
-        """Persist one move (and the next deadline) in one transaction.
+        """Persist one move (and the next deadline); returns once the
+        transaction holding it has committed (group commit, see the module).
 
         ``seat`` is the seat the action was for (Batak's dummy, say);
         ``seat_fields`` are written to ``fields_seat`` (the seat that
-        decided) when given, else to ``seat``.  ``DuplicateAction`` when the
-        (table, seq) slot is taken; then nothing of this call is written.
-        The INSERT runs first and explicitly, so its conflict is met here and
-        not in an autoflush or at commit."""
-        async with self._writing() as session:
-            try:
-                await session.execute(
-                    insert(ActionRow).values(
-                        table_id=table_id,
-                        seq=seq,
-                        notation=notation,
-                        seat=seat,
-                        actor_id=actor_id,
-                        by_ai=by_ai,
-                        created_at=utcnow(),
-                    )
-                )
-            except IntegrityError as exc:
-                if _is_foreign_key_error(exc):
-                    raise
-                raise DuplicateAction(
-                    f"table {table_id} already has an action number {seq}"
-                ) from exc
-            await session.execute(
-                update(TableRow)
-                .where(TableRow.id == table_id)
-                .values(deadline=deadline, updated_at=utcnow())
-            )
-            if seat_fields:
-                target = seat if fields_seat is None else fields_seat
-                await session.execute(
-                    update(SeatRow)
-                    .where(SeatRow.table_id == table_id, SeatRow.seat == target)
-                    .values(**seat_fields)
-                )
-            await session.commit()
+        decided) when given, else to ``seat``.  ``shard`` is the table's
+        shard, always one this process owns (default: its only shard).
+        ``DuplicateAction`` when the (table, seq) slot is taken and
+        ``TableNotOwned`` when the table is not of that shard; then nothing
+        of this move is written, and the other moves of its group are."""
+        if shard is None:
+            shard = self.shards.single
+            if shard is None:
+                raise ValueError("this process owns several shards: say which one")
+        move = PendingMove(
+            table_id=table_id,
+            seq=seq,
+            notation=notation,
+            seat=seat,
+            actor_id=actor_id,
+            by_ai=by_ai,
+            shard=self.shards.check(shard),
+            deadline=deadline,
+            seat_fields=seat_fields,
+            fields_seat=fields_seat,
+        )
+        await self.writer.submit(move)
 
     @_reported
     async def actions(self, table_id: int) -> list[ActionRow]:
@@ -322,29 +370,30 @@ class Store:
 
     @_reported
     async def put_setting(self, guild_id: int, game: str, key: str, value: Any) -> None:
-        async with self._writing() as session:
-            await session.execute(
+        def job(conn: Connection) -> None:
+            conn.execute(
                 delete(GuildSetting).where(
                     GuildSetting.guild_id == guild_id,
                     GuildSetting.game == game,
                     GuildSetting.key == key,
                 )
             )
-            session.add(
-                GuildSetting(guild_id=guild_id, game=game, key=key, value=json.dumps(value))
+            conn.execute(
+                insert(GuildSetting).values(
+                    guild_id=guild_id, game=game, key=key, value=json.dumps(value)
+                )
             )
-            await session.commit()
+
+        await self._write(job)
 
     @_reported
     async def delete_settings(self, guild_id: int, game: str, key: str | None = None) -> None:
-        async with self._writing() as session:
-            query = delete(GuildSetting).where(
-                GuildSetting.guild_id == guild_id, GuildSetting.game == game
-            )
-            if key is not None:
-                query = query.where(GuildSetting.key == key)
-            await session.execute(query)
-            await session.commit()
+        query = delete(GuildSetting).where(
+            GuildSetting.guild_id == guild_id, GuildSetting.game == game
+        )
+        if key is not None:
+            query = query.where(GuildSetting.key == key)
+        await self._execute(query)
 
     # -- results and ratings ---------------------------------------------------------------
     @_reported
@@ -357,29 +406,31 @@ class Store:
         game: str,
     ) -> None:
         """Results and rating rows of a finished table, in one transaction."""
-        async with self._writing() as session:
-            for result in results:
-                session.add(ResultRow(table_id=table_id, **result))
+
+        def job(conn: Connection) -> None:
+            if results:
+                conn.execute(
+                    insert(ResultRow), [{"table_id": table_id, **result} for result in results]
+                )
             if guild_id is not None:
                 for r in ratings:
-                    existing = await session.scalar(
-                        select(RatingRow).where(
-                            RatingRow.guild_id == guild_id,
-                            RatingRow.game == game,
-                            RatingRow.user_id == r["user_id"],
-                        )
+                    mine = (
+                        RatingRow.guild_id == guild_id,
+                        RatingRow.game == game,
+                        RatingRow.user_id == r["user_id"],
                     )
+                    existing = conn.scalar(select(RatingRow.id).where(*mine))
                     if existing is None:
-                        session.add(RatingRow(guild_id=guild_id, game=game, **r))
+                        conn.execute(insert(RatingRow).values(guild_id=guild_id, game=game, **r))
                     else:
-                        for key, value in r.items():
-                            setattr(existing, key, value)
-            await session.execute(
+                        conn.execute(update(RatingRow).where(RatingRow.id == existing).values(**r))
+            conn.execute(
                 update(TableRow)
                 .where(TableRow.id == table_id)
                 .values(status="finished", deadline=None, updated_at=utcnow())
             )
-            await session.commit()
+
+        await self._write(job)
 
     @_reported
     async def rating_rows(
@@ -402,9 +453,12 @@ class Store:
 
     @_reported
     async def put_user_setting(self, user_id: int, key: str, value: Any) -> None:
-        async with self._writing() as session:
-            await session.execute(
+        def job(conn: Connection) -> None:
+            conn.execute(
                 delete(UserSetting).where(UserSetting.user_id == user_id, UserSetting.key == key)
             )
-            session.add(UserSetting(user_id=user_id, key=key, value=json.dumps(value)))
-            await session.commit()
+            conn.execute(
+                insert(UserSetting).values(user_id=user_id, key=key, value=json.dumps(value))
+            )
+
+        await self._write(job)

@@ -43,6 +43,8 @@ class LiveTable:
     #: set when the store may hold more than memory (an ambiguous write)
     needs_reload: bool = False
     finishing: bool = False
+    #: the shard this process writes the table's moves under (``bot.db.shards``)
+    shard: int = 0
 
     @property
     def active(self) -> bool:

@@ -25,6 +25,14 @@ AWAY_TURN_SECONDS = 20
 #: after a restart, a deadline that passed (or nearly) while the bot was
 #: down moves this far into the future: nobody is replaced for our downtime
 RESUME_GRACE_SECONDS = 60
+#: resume at start: tables read per query (the first chunk is small, so
+#: the first tables are live at once), the event loop is given back every
+#: slice of replaying, and a store that cannot be read is tried again after
+#: this long, doubling up to the cap
+RESUME_FIRST_CHUNK = 16
+RESUME_CHUNK = 200
+RESUME_SLICE_SECONDS = 0.005
+RESUME_RETRY = (0.1, 5.0)
 #: an idle lobby closes after this long
 LOBBY_SECONDS = 2 * 3600
 #: ended tables kept in memory for late clicks and posts

@@ -13,6 +13,16 @@ Authority lives here (DESIGN.md): every call that changes or reveals a
 table takes the caller's ``Actor``; a table from another server is refused
 as unknown; host-only and moderator-only actions are checked here.
 
+Resume (``start``): the unfinished tables this process owns -- by front
+end (``owns``) and by shard (``store.shards``) -- are read in a few
+queries, a chunk at a time with the next chunk read while this one is
+replayed, and replayed on the event loop in slices of a few milliseconds
+that yield in between, so people are served from the first moment.  A
+table not replayed yet answers ``Resuming`` ("one moment") and moves to the
+front of the queue.  Resuming writes nothing (a match found over is
+finished, once): the grace a timer gets for the downtime is given again on
+any later restart, so it lives in memory.
+
 Extensions of the contract: ``wait_idle(table_id)`` (until no AI move is
 pending: the terminal and tests use it) and ``expire_due()`` (one pass of
 the deadline dispatcher, for tests with a fake clock).
@@ -26,17 +36,18 @@ import inspect
 import json
 import logging
 import time
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from bot.db.repositories import DuplicateAction, Store, StoreUnavailable
+from bot.db.repositories import DuplicateAction, Store, StoreUnavailable, TableNotOwned
 from bot.services import ratings as rating_math
 from bot.services.actor import Actor
 from bot.services.deadlines import DeadlineScheduler
 from bot.services.errors import (
     NotHost,
     NotSeated,
+    Resuming,
     ServiceError,
     StaleAction,
     TableBusy,
@@ -44,7 +55,7 @@ from bot.services.errors import (
     TableNotFound,
     WrongStatus,
 )
-from bot.services.live import LiveTable
+from bot.services.live import ACTIVE, LiveTable
 from bot.services.lobby import LobbyMixin
 from bot.services.models import (
     LeaderboardRow,
@@ -61,7 +72,11 @@ from bot.services.policy import (
     MAX_OPEN_PER_HOST,
     PING_MODES,
     RECENT_ENDED,
+    RESUME_CHUNK,
+    RESUME_FIRST_CHUNK,
     RESUME_GRACE_SECONDS,
+    RESUME_RETRY,
+    RESUME_SLICE_SECONDS,
 )
 from bot.services.results import MatchOutcome, ResultRecorder
 from bot.services.settings import GuildSettings
@@ -118,7 +133,8 @@ class TableService(LobbyMixin, TurnsMixin):
     ) -> None:
         """``owns(guild_id, channel_id)``: which tables this process resumes
         and drives (default: all).  The terminal owns the tables with
-        neither; the Discord bot those with a channel; a shard its servers'."""
+        neither; the Discord bot those with a channel.  On top of it, a
+        process owns only the tables of its shards (``store.shards``)."""
         self.store = store
         self.clock = clock
         self.turn_seconds_default = turn_seconds_default
@@ -126,7 +142,11 @@ class TableService(LobbyMixin, TurnsMixin):
         self.thinker = thinker or Thinker(inline=True)
         self.max_open_per_host = max_open_per_host
         self.lobby_seconds = lobby_seconds
-        self.owns = owns or (lambda guild_id, channel_id: True)
+        front_end = owns or (lambda guild_id, channel_id: True)
+        shards = store.shards
+        self.owns: Callable[[int | None, int | None], bool] = lambda guild_id, channel_id: (
+            shards.owns(guild_id) and front_end(guild_id, channel_id)
+        )
         #: where new tables get their seeds (tests make it deterministic)
         self.new_seed: Callable[[], int] = new_seed
         self.settings = GuildSettings(store, turn_seconds_default)
@@ -142,51 +162,136 @@ class TableService(LobbyMixin, TurnsMixin):
         )
         self._loading: dict[int, asyncio.Task[LiveTable]] = {}
         self._pings: dict[int, str] = {}
-        #: tables found at start and not yet resumed
-        self._pending: set[int] = set()
+        #: tables found at start and not yet resumed, in the order of resuming
+        self._pending: dict[int, None] = {}
+        #: pending tables somebody asked for: resumed next
+        self._urgent: deque[int] = deque()
         self._resuming: asyncio.Task[None] | None = None
 
     # -- life cycle ---------------------------------------------------------------------
     async def start(self, *, dispatch_deadlines: bool = True, wait: bool = True) -> None:
-        """Resume every unfinished table by replaying its log: finish a
-        match that was over when the process died, give every running timer
-        a grace period for the downtime, and let AI seats go on.
+        """Resume every unfinished table this process owns by replaying its
+        log: finish a match that was over when the process died, give every
+        running timer a grace period for the downtime, and let AI seats go
+        on.  Tables of this process's shards that were made under another
+        shard count are claimed first (``Store.claim``).
 
-        All logs are read in three queries; tables are replayed one after
-        another, yielding to the event loop between them.  With
-        ``wait=False`` this returns at once and the bot serves people while
-        the rest is replayed: a table somebody asks for first is resumed on
-        the spot (``_live``)."""
+        With ``wait=False`` this returns as soon as the tables are known and
+        the bot serves people while they are replayed (see the module)."""
         await self.thinker.start()
-        bulk = [
-            entry
-            for entry in await self.store.unfinished(["lobby", "playing"])
-            if self.owns(entry[0].guild_id, entry[0].channel_id)
-        ]
-        self._pending = {row.id for row, _, _ in bulk}
-        self._resuming = asyncio.create_task(self._resume_all(bulk), name="cardtable-resume")
+        heads = [h for h in await self.store.table_heads(ACTIVE) if self.owns(h[1], h[2])]
+        shards = self.store.shards
+        moved = {h[0]: shards.shard_of(h[1]) for h in heads if shards.shard_of(h[1]) != h[3]}
+        if moved:
+            claimed = await self.store.claim(moved)
+            log.info("claimed %d unfinished tables for %s", claimed, shards)
+        self._pending = dict.fromkeys(h[0] for h in heads)
+        self._urgent.clear()
+        self._resuming = asyncio.create_task(self._resume_all(), name="cardtable-resume")
         if dispatch_deadlines:
             self.deadlines.start()
         if wait:
             await self._resuming
 
-    async def _resume_all(self, bulk: list[Any]) -> None:
-        for row, seat_rows, moves in bulk:
-            await asyncio.sleep(0)  # let clicks in between two replays
-            if row.id not in self._pending:
-                continue  # resumed already, on demand
+    async def _resume_all(self) -> None:
+        """Read the pending tables a chunk at a time (the next chunk is read
+        while this one is replayed) and resume them in slices."""
+        order = list(self._pending)
+        chunks = [order[:RESUME_FIRST_CHUNK]] + [
+            order[i : i + RESUME_CHUNK] for i in range(RESUME_FIRST_CHUNK, len(order), RESUME_CHUNK)
+        ]
+        reading = self._read_ahead(chunks, 0)
+        for index in range(len(chunks)):
+            assert reading is not None
+            loaded = await reading
+            reading = self._read_ahead(chunks, index + 1)
+            ready = {entry[0].id: entry for entry in loaded}
+            for table_id in chunks[index]:
+                if table_id not in ready and table_id in self._pending:
+                    # not in our shards any more (claimed meanwhile) or damaged rows
+                    ready[table_id] = None
+            await self._resume_chunk(ready)
+        while self._urgent:  # asked for after their chunk went by (a read that failed)
+            await self._resume_chunk({})
+
+    def _read_ahead(self, chunks: list[list[int]], index: int) -> asyncio.Task[list[Any]] | None:
+        if index >= len(chunks):
+            return None
+        return asyncio.create_task(self._read_tables(chunks[index]))
+
+    async def _read_tables(self, table_ids: Sequence[int]) -> list[Any]:
+        """The rows of the tables still pending, retried while the store is
+        unavailable (they answer "resuming" meanwhile)."""
+        delay = RESUME_RETRY[0]
+        while True:
+            wanted = [t for t in table_ids if t in self._pending]
             try:
-                live = self._build(row, seat_rows, moves) if seat_rows else await self._load(row.id)
-            except Exception as exc:  # one damaged table must not stop the others
-                self._pending.discard(row.id)
-                self.broken[row.id] = str(exc)
-                log.error("table %s cannot be resumed: %s", row.id, exc)
+                return await self.store.resumable(wanted)
+            except StoreUnavailable as exc:
+                if not exc.retryable:
+                    return []  # damaged: each table is then loaded alone, and named
+                log.warning("resume: store unavailable (%s); retrying", exc)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, RESUME_RETRY[1])
+
+    async def _resume_chunk(self, ready: dict[int, Any]) -> None:
+        """Replay the tables of ``ready`` (urgent ones first), yielding to
+        the event loop every ``RESUME_SLICE_SECONDS``."""
+        began = time.perf_counter()
+        while True:
+            table_id = await self._next_urgent(ready)
+            if table_id is None:
+                if not ready:
+                    return
+                table_id = next(iter(ready))
+            entry = ready.pop(table_id)
+            if table_id in self._pending:
+                await self._resume_entry(table_id, entry)
+            if time.perf_counter() - began >= RESUME_SLICE_SECONDS:
+                await asyncio.sleep(0)
+                began = time.perf_counter()
+
+    async def _next_urgent(self, ready: dict[int, Any]) -> int | None:
+        while self._urgent:
+            table_id = self._urgent.popleft()
+            if table_id not in self._pending:
                 continue
-            if row.id not in self._pending:
-                continue
-            self._pending.discard(row.id)
-            self.tables[row.id] = live
-            await self._resume(live)
+            if table_id not in ready:
+                for entry in await self._read_tables([table_id]):
+                    ready[entry[0].id] = entry
+                ready.setdefault(table_id, None)
+            return table_id
+        return None
+
+    async def _resume_entry(self, table_id: int, entry: Any) -> None:
+        """Rebuild one table from its rows (or, without them, from the
+        store: a damaged table is then named) and put it in play."""
+        try:
+            if entry is not None and entry[1]:
+                live = self._build(*entry)
+            else:
+                live = await self._load(table_id)
+                if not self.owns(live.guild_id, live.channel_id) or not live.active:
+                    self._pending.pop(table_id, None)
+                    return
+        except StoreUnavailable as exc:
+            if exc.retryable:
+                self._urgent.append(table_id)  # stays pending: tried again
+                await asyncio.sleep(RESUME_RETRY[0])
+                return
+            self._give_up(table_id, exc)
+            return
+        except Exception as exc:  # one damaged table must not stop the others
+            self._give_up(table_id, exc)
+            return
+        self._pending.pop(table_id, None)
+        self.tables[table_id] = live
+        await self._resume(live)
+
+    def _give_up(self, table_id: int, exc: BaseException) -> None:
+        self._pending.pop(table_id, None)
+        self.broken[table_id] = str(exc)
+        log.error("table %s cannot be resumed: %s", table_id, exc)
 
     async def resumed(self) -> None:
         """Until every table found at start is resumed (tests, operators)."""
@@ -201,10 +306,9 @@ class TableService(LobbyMixin, TurnsMixin):
         now = self.clock()
         if live.status == "lobby" and live.deadline is None:
             live.deadline = now + self.lobby_seconds
-            await self.store.update_table(live.id, deadline=live.deadline)
         elif live.deadline is not None and live.deadline < now + RESUME_GRACE_SECONDS:
             live.deadline = now + RESUME_GRACE_SECONDS
-            await self.store.update_table(live.id, deadline=live.deadline)
+        self.deadlines.poke()
         await self._publish(live, "resumed", ())
         if live.status == "playing":
             self._schedule(live)
@@ -219,6 +323,7 @@ class TableService(LobbyMixin, TurnsMixin):
             task.cancel()
         await asyncio.gather(*drivers, return_exceptions=True)
         await self.thinker.close()
+        await self.store.writer.group.drain()
 
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         self.subscribers.append(callback)
@@ -253,6 +358,8 @@ class TableService(LobbyMixin, TurnsMixin):
             deadline=row.deadline,
             seats=[SeatInfo(s.seat, s.user_id, s.name, s.ai, s.away) for s in seat_rows],
             expiries={s.seat: s.expiries for s in seat_rows},
+            # the shard this process writes for it: computed, never read back
+            shard=self.store.shards.shard_of(row.guild_id),
         )
         if row.status in ("playing", "finished"):
             if [seq for seq, _, _ in moves] != list(range(len(moves))):
@@ -289,6 +396,9 @@ class TableService(LobbyMixin, TurnsMixin):
                 table=table_id,
             )
         live = self.tables.get(table_id) or self.recent.get(table_id)
+        if live is None and table_id in self._pending:
+            self._urgent.append(table_id)  # resumed next
+            raise Resuming("table #{table} is resuming after a restart, one moment", table=table_id)
         if live is None:
             # one load per table even when many clicks arrive together
             task = self._loading.get(table_id)
@@ -303,9 +413,6 @@ class TableService(LobbyMixin, TurnsMixin):
                 raise TableNotFound("there is no table #{table} here", table=table_id)
             if live.active:
                 live = self.tables.setdefault(table_id, live)
-                if table_id in self._pending:  # asked for before its turn to resume
-                    self._pending.discard(table_id)
-                    await self._resume(live)
             else:
                 self._remember_ended(live)
         if live.needs_reload:
@@ -426,7 +533,17 @@ class TableService(LobbyMixin, TurnsMixin):
                 deadline=deadline,
                 seat_fields=seat_fields,
                 fields_seat=seat,
+                shard=live.shard,
             )
+        except asyncio.CancelledError:
+            # the move may still be committed with its group: read the store again
+            live.needs_reload = True
+            raise
+        except TableNotOwned:
+            # the database says another shard owns this table now (the shard
+            # count changed): this process lets go of it
+            self._forget(live)
+            raise TableNotFound("there is no table #{table} here", table=live.id) from None
         except DuplicateAction:
             # another writer (a second process, a double click) took this turn
             live.needs_reload = True
@@ -439,6 +556,14 @@ class TableService(LobbyMixin, TurnsMixin):
         live.actors.append(for_seat)
         live.deadline = deadline
         self.deadlines.poke()
+
+    def _forget(self, live: LiveTable) -> None:
+        log.warning("table %s belongs to another shard now; letting it go", live.id)
+        self.tables.pop(live.id, None)
+        self.recent.pop(live.id, None)
+        live.status = "elsewhere"
+        if live.driver is not None and live.driver is not asyncio.current_task():
+            live.driver.cancel()
 
     async def _after_move(self, live: LiveTable, events: tuple[Any, ...]) -> None:
         state = live.state
@@ -603,6 +728,8 @@ class TableService(LobbyMixin, TurnsMixin):
     async def _publish(
         self, live: LiveTable, kind: str, events: tuple[Any, ...], results: ResultInfo | None = None
     ) -> None:
+        if not self.subscribers:
+            return  # nobody renders it: no spectator view to build
         update = TableUpdate(
             live.info(), live.state.view(None) if live.state else None, tuple(events), kind, results
         )

@@ -11,7 +11,7 @@ from sqlalchemy import delete, func, select, update
 from bot.db.models import RatingRow, ResultRow, SeatRow, TableRow
 from bot.db.repositories import StoreUnavailable
 from bot.services.deadlines import DeadlineScheduler
-from bot.services.errors import NotSeated, WrongStatus
+from bot.services.errors import NotSeated, Resuming, WrongStatus
 from bot.services.policy import AWAY_TURN_SECONDS, RESUME_GRACE_SECONDS
 from bot.services.tables import TableService
 from tests.store.test_service import BOB, CAT, DAN, HOST, A, new_table, play_to_end
@@ -350,7 +350,9 @@ async def test_each_front_end_resumes_only_its_own_tables(store, clock):
     await bot.close()
 
 
-async def test_a_table_asked_for_before_its_turn_to_resume_is_resumed_on_the_spot(store, clock):
+async def test_a_table_asked_for_before_its_turn_to_resume_answers_resuming_and_goes_first(
+    store, clock
+):
     svc = TableService(store, clock=clock, ai_budget_ms=20, max_open_per_host=None)
     await svc.start(dispatch_deadlines=False)
     tables = [await new_table(svc, humans=(HOST,), options=TIMED) for _ in range(5)]
@@ -369,8 +371,12 @@ async def test_a_table_asked_for_before_its_turn_to_resume_is_resumed_on_the_spo
     again.subscribe(record)
     await again.start(dispatch_deadlines=False, wait=False)
     last = tables[-1].id
-    info = await again.get_table(last, A(HOST))  # before the bulk resume reached it
-    assert info.deadline == pytest.approx(clock.now + RESUME_GRACE_SECONDS)
+    with pytest.raises(Resuming) as early:  # before the bulk resume reached it
+        await again.get_table(last, A(HOST))
+    assert early.value.reason == "resuming" and "one moment" in str(early.value)
     await again.resumed()
+    assert seen[0] == last  # asked for: resumed first
     assert sorted(seen) == sorted(t.id for t in tables)  # each resumed exactly once
+    info = await again.get_table(last, A(HOST))
+    assert info.deadline == pytest.approx(clock.now + RESUME_GRACE_SECONDS)
     await again.close()

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 from sqlalchemy import event, text
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import OperationalError
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.errors import BUSY_MESSAGE
 from bot.db.repositories import DuplicateAction, Store, StoreDamaged, StoreUnavailable
@@ -128,7 +128,15 @@ CALLS: dict[str, Callable[[Store, int], Awaitable[Any]]] = {
     "put_user_setting": lambda s, t: s.put_user_setting(5, "ping", "dm"),
     "record_results": lambda s, t: s.record_results(t, [], [], None, "batak"),
     "rating_rows": lambda s, t: s.rating_rows(1),
+    "table_heads": lambda s, t: s.table_heads(["playing"]),
+    "claim": lambda s, t: s.claim({t: 0}),
+    "resumable": lambda s, t: s.resumable([t]),
 }
+
+
+def sync_engines(store: Store) -> set[Any]:
+    """The store's engines (reads; writes, which on SQLite have their own)."""
+    return {store.engine.sync_engine, store.writer.engine}
 
 
 @pytest.mark.parametrize("method", sorted(CALLS))
@@ -139,12 +147,14 @@ async def test_every_method_reports_a_locked_database_as_store_unavailable(store
     def fail(*_args: Any) -> None:
         raise locked
 
-    event.listen(store.engine.sync_engine, "before_cursor_execute", fail)
+    for engine in sync_engines(store):
+        event.listen(engine, "before_cursor_execute", fail)
     try:
         with pytest.raises(StoreUnavailable) as caught:
             await CALLS[method](store, table_id)
     finally:
-        event.remove(store.engine.sync_engine, "before_cursor_execute", fail)
+        for engine in sync_engines(store):
+            event.remove(engine, "before_cursor_execute", fail)
     assert type(caught.value) is StoreUnavailable and caught.value.retryable
     assert str(caught.value) == BUSY_MESSAGE == "the table is busy, try again in a moment"
     assert isinstance(caught.value.__cause__, OperationalError)
@@ -153,19 +163,20 @@ async def test_every_method_reports_a_locked_database_as_store_unavailable(store
 
 
 async def test_a_transient_failure_then_retrying_succeeds(store, monkeypatch):
-    """The session's execute raises "database is locked" twice, then works:
-    each failure is a StoreUnavailable and ``retrying`` gets the move in."""
+    """The connection's execute (the writer's Core connection) raises
+    "database is locked" twice, then works: each failure is a
+    StoreUnavailable and ``retrying`` gets the move in."""
     table_id = await new_table(store)
-    real = AsyncSession.execute
+    real = Connection.execute
     failures = {"left": 2}
 
-    async def flaky(self: AsyncSession, *args: Any, **kwargs: Any) -> Any:
+    def flaky(self: Connection, *args: Any, **kwargs: Any) -> Any:
         if failures["left"]:
             failures["left"] -= 1
             raise OperationalError("INSERT ...", {}, Exception("database is locked"))
-        return await real(self, *args, **kwargs)
+        return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(AsyncSession, "execute", flaky)
+    monkeypatch.setattr(Connection, "execute", flaky)
     with pytest.raises(StoreUnavailable):
         await store.append_action(table_id, 0, "AS", 0, None, False)
     pauses: list[float] = []
@@ -230,21 +241,28 @@ async def test_a_sqlite_file_that_cannot_be_opened_is_store_unavailable(tmp_path
 
 
 # -- SQLite: settings and one writer at a time -------------------------------------------------
-async def test_sqlite_connections_are_set_up_deliberately(tmp_path):
-    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'p.db'}", busy_timeout=1.5)
+@pytest.mark.parametrize(("synchronous", "level"), [(None, 2), ("FULL", 2), ("NORMAL", 1)])
+async def test_sqlite_connections_are_set_up_deliberately(tmp_path, synchronous, level):
+    """WAL, foreign keys, the busy timeout, and ``synchronous``: FULL unless
+    NORMAL is asked for, on the read connections and the writer alike."""
+    options = {} if synchronous is None else {"synchronous": synchronous}
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'p.db'}", busy_timeout=1.5, **options)
     await store.migrate()
+    names = ("journal_mode", "synchronous", "foreign_keys", "busy_timeout")
+    expected = {
+        "journal_mode": "wal",
+        "synchronous": level,  # 2 FULL, 1 NORMAL
+        "foreign_keys": 1,
+        "busy_timeout": 1500,
+    }
     try:
         async with store.engine.connect() as conn:
-            pragma = {
-                name: (await conn.execute(text(f"PRAGMA {name}"))).scalar()
-                for name in ("journal_mode", "synchronous", "foreign_keys", "busy_timeout")
-            }
-        assert pragma == {
-            "journal_mode": "wal",
-            "synchronous": 1,  # NORMAL
-            "foreign_keys": 1,
-            "busy_timeout": 1500,
-        }
+            read = {name: (await conn.execute(text(f"PRAGMA {name}"))).scalar() for name in names}
+        assert read == expected
+        with store.writer.engine.connect() as sync_conn:  # the writer's own connection
+            written = {name: sync_conn.exec_driver_sql(f"PRAGMA {name}").scalar() for name in names}
+        assert written == expected
+        assert store.writer.engine.pool.size() == 1  # one writer connection
     finally:
         await store.close()
 
@@ -275,14 +293,18 @@ async def test_reads_go_on_while_a_write_waits_and_a_stuck_writer_times_out(tmp_
     await store.migrate()
     try:
         table_id = await new_table(store)
-        async with store._writing() as session:  # a write transaction in progress
-            await session.execute(text("UPDATE tables SET deadline = 1"))
+        async with store.writer.turn():  # a write of ours in progress...
+            # ...holding SQLite's write lock with an open transaction
+            other = sqlite3.connect(tmp_path / "r.db", isolation_level=None)
+            other.execute("BEGIN IMMEDIATE")
+            other.execute("UPDATE tables SET deadline = 1")
             # a read is not held up by the write in progress (it would hang)
             assert await asyncio.wait_for(store.tables_with_status(["playing"]), 2) == [table_id]
             with pytest.raises(StoreUnavailable) as caught:
                 await store.update_table(table_id, deadline=2.0)
             assert "earlier writes" in caught.value.detail
-            await session.commit()
+            other.execute("COMMIT")
+            other.close()
         await store.update_table(table_id, deadline=3.0)
         row, _ = await store.table(table_id)
         assert row.deadline == 3.0
