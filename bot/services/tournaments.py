@@ -1,0 +1,563 @@
+"""Duplicate tournaments on the bot's own tables (issue 16).
+
+``bot.services.duplicate.Tournament`` is the pure core (boards from seeds,
+the movement, matchpoints / IMPs, standings); this service runs one with
+the ``TableService``:
+
+* ``new`` (moderators only: ``GuildSettings.is_moderator`` decides from the
+  caller's ``Actor``), ``join`` (a person takes the next free place of a
+  pair or a player) and ``start`` (the host or a moderator).
+* A round is one board played at every table.  Each board at each table is
+  an ordinary table, dealt from the board's seed with the tournament's
+  variant, its seats filled in the movement's order: the people of the
+  entrant that sits there, else an AI player (``AI_DIFFICULTY``).  The
+  table is hosted by a "tournament director" id of its own (negative, never
+  a person), so it does not count against anybody's open tables.
+* The service follows every table through ``TableService.subscribe``: when
+  the board's deal is over at a table, its moves are recorded in the
+  ``Tournament`` (which checks them through the engine again), the state is
+  saved, and the table is ended (its later deals belong to no board).
+  When a board is over at every table, the next round's tables are made;
+  after the last board the tournament is finished and its standings kept
+  for the server's tournament leaderboard.
+
+Restarts.  Everything is in the store: the state (finished boards' moves,
+the entrants' people, the standings message) in ``tournaments`` and the
+board tables in ``tournament_tables``; a board in play is the table's own
+action log, which the ``TableService`` resumes.  ``resume`` (after the
+``TableService`` has started) reloads the unfinished tournaments and
+reconciles each with its tables: a board that ended while the bot was down
+is recorded, a round whose tables were not all made is completed, a table
+left in its lobby by an interrupted start is made again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.db.tournaments import BoardTable, TournamentRecord, TournamentStore
+from bot.services.actor import Actor
+from bot.services.duplicate import Standing, Tournament, TournamentError
+from bot.services.errors import Resuming
+from bot.services.models import TableUpdate
+from bot.services.tables import TableService
+from engine import EngineError, get_game
+
+log = logging.getLogger(__name__)
+
+LOBBY, PLAYING, FINISHED, ABANDONED = "lobby", "playing", "finished", "abandoned"
+ACTIVE = (LOBBY, PLAYING)
+AI_DIFFICULTY = "normal"
+#: table hosts are "directors": id -(tournament * DIRECTOR_SPAN + table number + 1)
+DIRECTOR_SPAN = 1000
+MAX_NAME = 60
+#: a board table's match ends with its board where the game has a setting
+#: for it (the first deal depends on the seed alone, whatever the length);
+#: elsewhere the table is ended once its board is recorded
+SHORT_MATCH: dict[str, dict[str, Any]] = {"callbreak": {"rounds": 1}, "ladder": {"target_wins": 1}}
+
+Listener = Callable[["TournamentInfo"], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentInfo:
+    """What a front end shows: no card of a board still in play."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int | None
+    host_id: int
+    game: str
+    status: str
+    tables: int
+    boards: int
+    scoring: str
+    #: the board being played (0-based), or None before the start / at the end
+    round: int | None
+    entrants: tuple[str, ...]
+    #: the people of each entrant (user ids), AI places left out
+    people: tuple[tuple[int, ...], ...]
+    standings: tuple[Standing, ...]
+    #: where the standings message is (channel, message), if posted
+    message: tuple[int, int] | None
+    table_ids: tuple[int, ...] = ()
+
+
+@dataclass
+class LiveTournament:
+    id: int
+    guild_id: int | None
+    channel_id: int | None
+    host_id: int
+    status: str
+    duplicate: Tournament
+    #: per entrant, its places: [user_id, name] or None (an AI)
+    places: list[list[list[Any] | None]]
+    turn_seconds: int | None = None
+    message: list[int] | None = None
+    #: (table number, board) -> table id
+    tables: dict[tuple[int, int], int] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def members(self) -> int:
+        return 2 if self.duplicate.partnership else 1
+
+    @property
+    def round(self) -> int | None:
+        if self.status != PLAYING:
+            return None
+        d = self.duplicate
+        return next((b for b in range(d.boards) if not d.board_complete(b)), None)
+
+    def to_state(self) -> dict[str, Any]:
+        return {
+            "duplicate": self.duplicate.to_dict(),
+            "places": self.places,
+            "turn_seconds": self.turn_seconds,
+            "message": self.message,
+        }
+
+    @classmethod
+    def of(cls, record: TournamentRecord) -> LiveTournament:
+        state = record.state
+        return cls(
+            id=record.id,
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            host_id=record.host_id,
+            status=record.status,
+            duplicate=Tournament.from_dict(state["duplicate"]),
+            places=[list(p) for p in state["places"]],
+            turn_seconds=state.get("turn_seconds"),
+            message=state.get("message"),
+        )
+
+    def info(self) -> TournamentInfo:
+        d = self.duplicate
+        return TournamentInfo(
+            id=self.id,
+            guild_id=self.guild_id,
+            channel_id=self.channel_id,
+            host_id=self.host_id,
+            game=d.game,
+            status=self.status,
+            tables=d.tables,
+            boards=d.boards,
+            scoring=d.scoring,
+            round=self.round,
+            entrants=tuple(d.entrants),
+            people=tuple(tuple(int(p[0]) for p in e if p is not None) for e in self.places),
+            standings=tuple(d.standings()) if self.status != LOBBY else (),
+            message=(self.message[0], self.message[1]) if self.message else None,
+            table_ids=tuple(v for _, v in sorted(self.tables.items())),
+        )
+
+
+def _whole(value: Any, what: str, low: int, high: int) -> int:
+    """A whole number from a front end (typed text included), in bounds."""
+    text = str(value).strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 4:
+        raise TournamentError(f"{what} must be a whole number from {low} to {high}", "bad_number")
+    number = int(text)
+    if not low <= number <= high:
+        raise TournamentError(f"{what} must be a whole number from {low} to {high}", "bad_number")
+    return number
+
+
+class TournamentService:
+    """Tournaments of the ``TableService``'s server tables (see the module)."""
+
+    def __init__(
+        self,
+        tables: TableService,
+        *,
+        seed: Callable[[], int] | None = None,
+        ai_difficulty: str = AI_DIFFICULTY,
+    ) -> None:
+        self.tables = tables
+        self.store = TournamentStore(tables.store)
+        self.new_seed = seed or (lambda: random.SystemRandom().randrange(2**62))
+        self.ai_difficulty = ai_difficulty
+        self.live: dict[int, LiveTournament] = {}
+        #: table id -> (tournament id, table number, board)
+        self.boards: dict[int, tuple[int, int, int]] = {}
+        self.listeners: list[Listener] = []
+        #: called with each board table made (the bot posts its message)
+        self.table_listeners: list[Callable[[int], Awaitable[None]]] = []
+        self._unsubscribe: Callable[[], None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # -- life cycle -----------------------------------------------------------------------
+    def subscribe(self) -> None:
+        """Follow the tables' updates (before the ``TableService`` resumes
+        its tables, so no board end is missed)."""
+        if self._unsubscribe is None:
+            self._unsubscribe = self.tables.subscribe(self._on_update)
+
+    async def resume(self) -> None:
+        """Reload the unfinished tournaments and bring each up to date with
+        its tables (call it once the ``TableService`` has started)."""
+        self.subscribe()
+        records = await self.store.with_status(ACTIVE)
+        for record in records:
+            try:
+                self.live[record.id] = LiveTournament.of(record)
+            except (TournamentError, KeyError, TypeError, ValueError) as exc:
+                log.error("tournament %s cannot be restored: %s", record.id, exc)
+        for link in await self.store.links([r.id for r in records]):
+            self._remember(link)
+        for tour in list(self.live.values()):
+            if tour.status == PLAYING:
+                await self._reconcile(tour)
+
+    async def close(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def _remember(self, link: BoardTable) -> None:
+        tour = self.live.get(link.tournament_id)
+        if tour is not None:
+            tour.tables[(link.table_no, link.board)] = link.table_id
+            self.boards[link.table_id] = (link.tournament_id, link.table_no, link.board)
+
+    # -- the lobby --------------------------------------------------------------------------
+    async def new(
+        self, actor: Actor, *, game: Any, boards: Any, tables: Any, channel_id: int | None = None
+    ) -> TournamentInfo:
+        """A tournament in its lobby, in the actor's channel (moderators only)."""
+        if actor.guild_id is None:
+            raise TournamentError("a tournament belongs to a server: use this in a server")
+        if not await self.tables.is_moderator(actor):
+            raise TournamentError("only moderators can start a tournament", "not_moderator")
+        try:
+            spec = get_game(str(game)[:32])
+        except EngineError as exc:
+            raise TournamentError(str(exc), exc.reason) from exc
+        board_count = _whole(boards, "boards", 1, 36)
+        table_count = _whole(tables, "tables", 2, 16)
+        channel = channel_id if channel_id is not None else actor.channel_id
+        for other in self.live.values():
+            if other.status in ACTIVE and other.channel_id == channel:
+                raise TournamentError(
+                    f"tournament #{other.id} is still running in this channel", "busy_channel"
+                )
+        defaults = dict(await self.tables.get_settings(actor.guild_id, spec.name))
+        turn_seconds = defaults.pop("turn_seconds", None)
+        variant = spec.Variant.from_options(defaults).to_dict()
+        duplicate = Tournament.new(
+            spec.name, tables=table_count, boards=board_count, seed=self.new_seed(),
+            variant=variant,
+        )  # fmt: skip
+        members = 2 if duplicate.partnership else 1
+        places: list[list[list[Any] | None]] = [
+            [None] * members for _ in range(duplicate.entrant_count)
+        ]
+        tour = LiveTournament(
+            id=0,
+            guild_id=actor.guild_id,
+            channel_id=channel,
+            host_id=actor.user_id,
+            status=LOBBY,
+            duplicate=duplicate,
+            places=places,
+            turn_seconds=turn_seconds,
+        )
+        tour.id = await self.store.create(
+            guild_id=tour.guild_id,
+            channel_id=channel,
+            host_id=actor.user_id,
+            game=spec.name,
+            state=tour.to_state(),
+        )
+        self.live[tour.id] = tour
+        return tour.info()
+
+    def _here(self, actor: Actor, tournament_id: int | None) -> LiveTournament:
+        """The tournament asked for (default: the one running in the actor's
+        channel), if it belongs to the actor's server."""
+        if tournament_id is not None:
+            tour = self.live.get(int(tournament_id))
+            if tour is None or tour.guild_id != actor.guild_id or actor.guild_id is None:
+                raise TournamentError(f"there is no running tournament #{tournament_id} here")
+            return tour
+        for tour in sorted(self.live.values(), key=lambda t: -t.id):
+            here = tour.channel_id == actor.channel_id and tour.guild_id == actor.guild_id
+            if tour.status in ACTIVE and here:
+                return tour
+        raise TournamentError("there is no tournament running in this channel", "no_tournament")
+
+    async def join(self, actor: Actor, tournament_id: int | None = None) -> TournamentInfo:
+        """Take the next free place: the second member of a pair that has
+        one, else a new entrant."""
+        tour = self._here(actor, tournament_id)
+        async with tour.lock:
+            if tour.status != LOBBY:
+                raise TournamentError("the tournament has started: joining is closed", "started")
+            if any(p is not None and p[0] == actor.user_id for e in tour.places for p in e):
+                raise TournamentError("you are already in this tournament", "already_joined")
+            name = " ".join((actor.name or f"Player {actor.user_id}").split())[:MAX_NAME]
+            for entrant in tour.places:
+                if entrant[0] is not None and None in entrant:
+                    entrant[entrant.index(None)] = [actor.user_id, name]
+                    break
+            else:
+                free = next((e for e in tour.places if all(p is None for p in e)), None)
+                if free is None:
+                    raise TournamentError("the tournament is full", "full")
+                free[0] = [actor.user_id, name]
+            await self.store.save(tour.id, state=tour.to_state())
+        await self._tell(tour)
+        return tour.info()
+
+    async def start(self, actor: Actor, tournament_id: int | None = None) -> TournamentInfo:
+        """Name the entrants and make round 1's tables (host or moderator)."""
+        tour = self._here(actor, tournament_id)
+        moderator = await self.tables.is_moderator(actor)
+        async with tour.lock:
+            if actor.user_id != tour.host_id and not moderator:
+                raise TournamentError("only moderators can start a tournament", "not_moderator")
+            if tour.status != LOBBY:
+                raise TournamentError("the tournament has already started", "started")
+            d = tour.duplicate
+            label = "Pair" if d.partnership else "Player"
+            for index, entrant in enumerate(tour.places):
+                people = [p[1] for p in entrant if p is not None]
+                d.entrants[index] = (" & ".join(people) if people else f"{label} {index + 1} (AI)")[
+                    : MAX_NAME * 2
+                ]
+            tour.status = PLAYING
+            await self.store.save(tour.id, state=tour.to_state(), status=PLAYING)
+            await self._make_round(tour, 0)
+        await self._tell(tour)
+        return tour.info()
+
+    # -- reading ------------------------------------------------------------------------------
+    async def get(self, actor: Actor, tournament_id: int | None = None) -> TournamentInfo:
+        """The channel's running tournament (or one by id, from this
+        server: finished ones too)."""
+        if tournament_id is not None and int(tournament_id) not in self.live:
+            record = await self.store.get(int(tournament_id))
+            if record is not None and record.guild_id == actor.guild_id and actor.guild_id:
+                return LiveTournament.of(record).info()
+        return self._here(actor, tournament_id).info()
+
+    async def set_message(self, tournament_id: int, channel_id: int, message_id: int) -> None:
+        """Where the standings message is (internal: the front end)."""
+        tour = self.live.get(tournament_id)
+        if tour is None:
+            return
+        async with tour.lock:
+            tour.message = [channel_id, message_id]
+            await self.store.save(tour.id, state=tour.to_state())
+
+    async def leaderboard(self, guild_id: int | None, limit: int = 10) -> list[LeaderRow]:
+        """People of this server by tournaments won, then played, then their
+        mean matchpoint percentage (AI places are not ranked)."""
+        if guild_id is None:
+            return []
+        rows: dict[int, LeaderRow] = {}
+        for record in await self.store.with_status([FINISHED], guild_id):
+            for row in record.state.get("final", []):
+                for user_id, name in row["people"]:
+                    old = rows.get(user_id, LeaderRow(user_id, name, 0, 0, 0.0))
+                    rows[user_id] = LeaderRow(
+                        user_id,
+                        name,
+                        old.played + 1,
+                        old.won + (row["rank"] == 1),
+                        old.percentage_sum + row["percentage"],
+                    )
+        ordered = sorted(rows.values(), key=lambda r: (-r.won, -r.played, -r.percentage, r.user_id))
+        return ordered[:limit]
+
+    # -- following the tables ---------------------------------------------------------------
+    async def _on_update(self, update: TableUpdate) -> None:
+        where = self.boards.get(update.table.id)
+        if where is None:
+            return
+        tour = self.live.get(where[0])
+        if tour is None or tour.status != PLAYING:
+            return
+        # its own task: the harvest may make the next round's tables, whose
+        # own updates come back here while the tournament's lock is held
+        self._spawn(self._harvest(tour, where[1], where[2], update.table.id))
+
+    async def _harvest(
+        self, tour: LiveTournament, table_no: int, board: int, table_id: int
+    ) -> None:
+        """Record the board's moves made at its table so far; when the board
+        is over there, save it, end the table and maybe go on."""
+        d = tour.duplicate
+        async with tour.lock:
+            if d.board_over(table_no, board):
+                return
+            done = len(d.plays.get((table_no, board), []))
+            moves = await self.tables.history(table_id, since=done)
+            for _, _, action in moves:
+                d.record(table_no, board, action)
+                if d.board_over(table_no, board):
+                    break
+            if not d.board_over(table_no, board):
+                return
+            over = d.is_over
+            await self.store.save(
+                tour.id, state=self._final(tour) if over else tour.to_state(),
+                status=FINISHED if over else None,
+            )  # fmt: skip
+            if over:
+                tour.status = FINISHED
+            self._spawn(self._end_table(tour.id, table_no, table_id))
+            if not over and d.board_complete(board):
+                await self._make_round(tour, board + 1)
+        await self._tell(tour)
+        if tour.status == FINISHED:
+            self._forget(tour)
+
+    def _final(self, tour: LiveTournament) -> dict[str, Any]:
+        state = tour.to_state()
+        state["final"] = [
+            {
+                "rank": s.rank,
+                "entrant": s.entrant,
+                "percentage": round(s.percentage, 2),
+                "people": [list(p) for p in tour.places[s.entrant] if p is not None],
+            }
+            for s in tour.duplicate.standings()
+        ]
+        return state
+
+    def _forget(self, tour: LiveTournament) -> None:
+        for table_id in tour.tables.values():
+            self.boards.pop(table_id, None)
+        self.live.pop(tour.id, None)
+
+    async def _end_table(self, tournament_id: int, table_no: int, table_id: int) -> None:
+        """End a board's table once its board is recorded (its later deals
+        belong to no board).  Run as its own task: the table's AI driver
+        may be the caller, and ending the table cancels it."""
+        try:
+            info = await self.tables.get_table(table_id)
+            if info.status in ("lobby", "playing"):
+                await self.tables.abandon(table_id, self._director(tournament_id, table_no, info))
+        except Exception:
+            log.exception("tournament table %s could not be ended", table_id)
+
+    def _spawn(self, job: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(job)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def idle(self) -> None:
+        """Until no harvest or table-ending task is pending (tests, operators)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    # -- making a round's tables --------------------------------------------------------------
+    def _director(self, tournament_id: int, table_no: int, info: Any) -> Actor:
+        return Actor(
+            -(tournament_id * DIRECTOR_SPAN + table_no + 1),
+            info.guild_id,
+            info.channel_id,
+            f"Tournament #{tournament_id}",
+        )
+
+    async def _make_round(self, tour: LiveTournament, board: int) -> None:
+        """The tables of ``board`` that are not made yet (the caller holds
+        the tournament's lock)."""
+        for table_no in range(tour.duplicate.tables):
+            if (table_no, board) not in tour.tables:
+                await self._make_table(tour, table_no, board)
+
+    async def _make_table(self, tour: LiveTournament, table_no: int, board: int) -> None:
+        d = tour.duplicate
+        director = self._director(tour.id, table_no, tour)
+        options: dict[str, Any] = {**d.variant, **SHORT_MATCH.get(d.game, {})}
+        if tour.turn_seconds is not None:
+            options["turn_seconds"] = tour.turn_seconds
+        info = await self.tables.create_table(
+            director,
+            game=d.game,
+            channel_id=tour.channel_id,
+            options=options,
+            seed=d.board_seeds[board],
+            host_seat=None,
+        )
+        await self.store.link(tour.id, info.id, table_no, board)
+        self._remember(BoardTable(tour.id, info.id, table_no, board))
+        # seats are taken in order, so each person lands in the movement's seat
+        for seat in d.lineup(table_no, board):
+            place = tour.places[seat.entrant][seat.member]
+            if place is None:
+                await self.tables.add_ai(info.id, director, self.ai_difficulty)
+            else:
+                person = Actor(int(place[0]), tour.guild_id, tour.channel_id, str(place[1]))
+                await self.tables.join(info.id, person)
+        await self.tables.start_table(info.id, director)
+        for callback in list(self.table_listeners):
+            try:
+                await callback(info.id)
+            except Exception:
+                log.exception("a tournament table listener failed")
+
+    async def _reconcile(self, tour: LiveTournament) -> None:
+        """After a restart: record boards that ended while the bot was down,
+        remake tables an interrupted start left in their lobby, and make
+        the current round's missing tables."""
+        board = tour.round
+        if board is None:
+            return
+        for table_no in range(tour.duplicate.tables):
+            table_id = tour.tables.get((table_no, board))
+            if table_id is None:
+                continue
+            info = await self._table_info(table_id)
+            if info is not None and info.status == "lobby":
+                await self.tables.abandon(table_id, self._director(tour.id, table_no, info))
+                async with tour.lock:
+                    del tour.tables[(table_no, board)]
+                    self.boards.pop(table_id, None)
+                continue
+            await self._harvest(tour, table_no, board, table_id)
+        if tour.status == PLAYING and tour.round is not None:
+            async with tour.lock:
+                await self._make_round(tour, tour.round)
+
+    async def _table_info(self, table_id: int) -> Any:
+        for _ in range(200):
+            try:
+                return await self.tables.get_table(table_id)
+            except Resuming:
+                await asyncio.sleep(0.05)
+        return None
+
+    async def _tell(self, tour: LiveTournament) -> None:
+        info = tour.info()
+        for callback in list(self.listeners):
+            try:
+                await callback(info)
+            except Exception:
+                log.exception("a tournament listener failed")
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderRow:
+    user_id: int
+    name: str
+    played: int
+    won: int
+    percentage_sum: float
+
+    @property
+    def percentage(self) -> float:
+        return self.percentage_sum / self.played if self.played else 0.0
