@@ -5,6 +5,7 @@ python -m bot run                  # the Discord bot (needs DISCORD_TOKEN)
 python -m bot play <game> [--seed N] [--seat K] [--watch] [--players N] [--set key=value]
 python -m bot play --resume [N]    # go on with an interrupted terminal game
 python -m bot rules <game>         # print a game's rule book
+python -m bot replay TABLE [--db FILE]  # a finished match, trick by trick
 
 Every refusal of the command line is one line on stderr with exit code 2
 (argparse's usage block is left to ``--help``).
@@ -170,6 +171,9 @@ def build_parser() -> tuple[CliParser, CliParser]:
     from bot.rulebook import add_parser as add_rules_parser
 
     add_rules_parser(sub)  # python -m bot rules <game> (bot/rulebook)
+    from bot.replay_cli import add_parser as add_replay_parser
+
+    add_replay_parser(sub)  # python -m bot replay TABLE (bot/replay_cli.py)
     ops.register(sub)  # backup, restore, migrate-data, doctor (bot/ops.py)
     return parser, play
 
@@ -182,6 +186,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.rulebook import cli_rules
 
         return cli_rules(args)
+    if command == "replay":
+        from bot.replay_cli import cli_replay
+
+        return cli_replay(args)
     if command is None:
         if _has_token():
             command = "run"

@@ -1,0 +1,219 @@
+"""Text for ``/history``, ``/table history`` and ``/replay`` (and the
+terminal replay): every word through ``bot.i18n``, cards and bids through
+``bot.i18n.terms``.  Only what the history service returns is shown: deal
+summaries carry no card, and the replay is of a finished match."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.db.history_queries import PlayedMatch
+from bot.i18n import t
+from bot.i18n.terms import card_text, game_title, notation_text
+from bot.services.history import Position, StoredMatch
+from bot.services.replays import (
+    GAME_DRAWN,
+    GAME_WON,
+    PASSED_OUT,
+    DealReplay,
+    DealSummary,
+    MatchReplay,
+)
+from bot.ui.text import fmt_score
+from engine import Card, get_game
+from engine.core.cards import sort_hand
+
+#: how many ratings the text trend shows
+TREND_POINTS = 10
+
+
+def _unit(game: str) -> str:
+    return "tenths" if game == "callbreak" else "points"
+
+
+def _title(game: str) -> str:
+    return game_title(game, get_game(game).title)
+
+
+def _name(names: Sequence[str], seat: int | None) -> str:
+    if seat is None or not 0 <= seat < len(names):
+        return "—"
+    return names[seat]
+
+
+def _change(match: PlayedMatch) -> str:
+    before, after = match.rating_before, match.rating_after
+    if before is None or after is None or abs(after - before) < 0.05:
+        return t("unrated")
+    return t(
+        "rating {before} → {after} ({change})",
+        before=f"{before:.1f}",
+        after=f"{after:.1f}",
+        change=f"{after - before:+.1f}",
+    )
+
+
+def history_lines(who: str, matches: Sequence[PlayedMatch]) -> list[str]:
+    """One line per match, newest first, then the rating trend (oldest first)."""
+    lines = ["**" + t("{name}'s recent matches", name=who) + "**"]
+    for m in matches:
+        result = t("won") if m.won else t("place {rank}", rank=m.rank)
+        lines.append(
+            t(
+                "{date} · {game} #{table} · seat {seat} · {players} · {result} · "
+                "{points} points · {rating}",
+                date=m.finished_at.strftime("%Y-%m-%d"),
+                game=_title(m.game),
+                table=m.table_id,
+                seat=m.seat + 1,
+                players=", ".join(m.names),
+                result=result,
+                points=fmt_score(m.points, _unit(m.game)),
+                rating=_change(m),
+            )
+        )
+    trend = [m.rating_after for m in reversed(matches) if m.rating_after is not None]
+    rated = [
+        m
+        for m in matches
+        if m.rating_before is not None
+        and m.rating_after is not None
+        and abs(m.rating_after - m.rating_before) >= 0.05
+    ]
+    if rated and len({m.game for m in matches}) == 1:
+        lines.append(
+            t(
+                "Rating trend: {ratings}",
+                ratings=" → ".join(f"{r:.1f}" for r in trend[-TREND_POINTS:]),
+            )
+        )
+    return lines
+
+
+def _calls(summary: DealSummary, names: Sequence[str]) -> str:
+    return ", ".join(f"{_name(names, seat)} {notation_text(call)}" for seat, call in summary.calls)
+
+
+def _per_side(values: Sequence[int], names: Sequence[str], unit: str) -> str:
+    """Scores per seat (names) or per team (team 1, team 2)."""
+    if len(values) == len(names):
+        return ", ".join(f"{n} {fmt_score(v, unit)}" for n, v in zip(names, values, strict=True))
+    return ", ".join(
+        t("team {team} {score}", team=i + 1, score=fmt_score(v, unit)) for i, v in enumerate(values)
+    )
+
+
+def deal_lines(match: StoredMatch, deals: Sequence[DealSummary]) -> list[str]:
+    """``/table history``: each finished deal's calls, contract, tricks and
+    scores -- public facts only."""
+    head = t("{game} — table #{table}: deals", game=_title(match.game), table=match.table_id)
+    lines = ["**" + head + "**"]
+    if not deals:
+        lines.append(t("No deal has finished yet."))
+    unit = _unit(match.game)
+    names = match.names
+    for d in deals:
+        parts = [t("Deal {number}", number=d.number)]
+        if d.outcome == PASSED_OUT:
+            parts.append(t("passed out"))
+        if d.contract:
+            parts.append(
+                t(
+                    "contract {contract} by {name}",
+                    contract=notation_text(d.contract),
+                    name=_name(names, d.declarer),
+                )
+            )
+        if d.calls:
+            parts.append(t("calls: {calls}", calls=_calls(d, names)))
+        if d.tricks_won:
+            parts.append(t("tricks: {tricks}", tricks=_per_side(d.tricks_won, names, "points")))
+        if d.outcome in (GAME_WON, GAME_DRAWN):
+            parts.append(
+                t("drawn")
+                if d.winner_team is None
+                else t("won by team {team}", team=d.winner_team + 1)
+            )
+        if d.scores:
+            parts.append(t("scores: {scores}", scores=_per_side(d.scores, names, unit)))
+        if d.totals:
+            parts.append(t("totals: {totals}", totals=_per_side(d.totals, names, unit)))
+        lines.append(" · ".join(parts))
+    return lines
+
+
+def _cards(cards: Sequence[str]) -> str:
+    """A hand grouped by suit (cards stay as dealt otherwise)."""
+    return " ".join(card_text(c) for c in sort_hand([Card.parse(c) for c in cards])) or "—"
+
+
+def replay_lines(match: StoredMatch, replay: MatchReplay, pos: Position) -> list[str]:
+    """One step of a replay: where it is, the trick just played, and every
+    hand (the match is over: all hands are shown)."""
+    names, deal = match.names, pos.deal
+    head = t("{game} — table #{table}: replay", game=_title(match.game), table=match.table_id)
+    where = t("Deal {deal} of {deals}", deal=deal.number, deals=len(replay.deals))
+    if pos.last and pos.trick:
+        where += " · " + t("trick {trick} of {tricks}", trick=pos.trick, tricks=pos.last)
+    lines = ["**" + head + "**", where]
+    summary = deal.summary
+    if summary.contract:
+        lines.append(
+            t(
+                "contract {contract} by {name}",
+                contract=notation_text(summary.contract),
+                name=_name(names, summary.declarer),
+            )
+        )
+    elif summary.calls and pos.trick == 0:
+        lines.append(t("calls: {calls}", calls=_calls(summary, names)))
+    if pos.trick:
+        lines.append(_trick_line(names, deal, pos.trick))
+        hands = deal.hands_before(pos.trick + 1)
+        lines.append(t("Hands after trick {trick}:", trick=pos.trick))
+    else:
+        hands = deal.hands
+        lines.append(t("Hands as dealt:"))
+    for seat, hand in enumerate(hands):
+        lines.append(f"{_name(names, seat)}: {_cards(hand)}")
+    if not deal.tricks and deal.moves:  # Ladder: a game of moves, no tricks
+        moves = ", ".join(f"{_name(names, m.seat)} {m.action}" for m in deal.moves)
+        lines.append(t("Moves: {moves}", moves=moves))
+    if pos.trick == pos.last:
+        lines.extend(_score_lines(match, summary))
+    return lines
+
+
+def _trick_line(names: Sequence[str], deal: DealReplay, number: int) -> str:
+    trick = deal.tricks[number - 1]
+    plays = ", ".join(f"{_name(names, s)} {card_text(Card.parse(c))}" for s, c in trick.plays)
+    return t(
+        "Trick {trick}: {plays} — won by {name}",
+        trick=number,
+        plays=plays,
+        name=_name(names, trick.winner),
+    )
+
+
+def _score_lines(match: StoredMatch, summary: DealSummary) -> list[str]:
+    if not summary.scores:
+        return []
+    unit, names = _unit(match.game), match.names
+    return [
+        t("scores: {scores}", scores=_per_side(summary.scores, names, unit)),
+        t("totals: {totals}", totals=_per_side(summary.totals, names, unit)),
+    ]
+
+
+def match_lines(match: StoredMatch, replay: MatchReplay) -> list[str]:
+    """The whole finished match for the terminal: each deal as dealt, then
+    trick by trick, then its scores (plain text)."""
+    lines: list[str] = []
+    for deal in replay.deals:
+        first = replay_lines(match, replay, Position(deal, 0))
+        lines.extend(line.replace("**", "") for line in first)
+        lines.extend(_trick_line(match.names, deal, k) for k in range(1, len(deal.tricks) + 1))
+        if deal.tricks:
+            lines.extend(_score_lines(match, deal.summary))
+        lines.append("")
+    return lines
