@@ -61,6 +61,12 @@ def command_names() -> list[str]:
         tp("command name", "mode"),
         tp("command name", "user"),
         tp("command name", "section"),
+        tp("command name", "history"),
+        tp("command name", "replay"),
+        tp("command name", "deal"),
+        tp("command name", "watch"),
+        tp("command name", "hint"),
+        tp("command name", "analyse"),
     ]
 
 
