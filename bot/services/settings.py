@@ -26,6 +26,8 @@ GUILD_DEFAULTS: dict[str, Any] = {
     "turn_pings": True,
     "moderator_role_id": None,
     "language": AUTO,
+    #: hints at unrated tables (bot.services.hints); off by default
+    "hints": False,
 }
 MAX_VALUE_LENGTH = 64
 MAX_ROLE_ID = 2**63 - 1
