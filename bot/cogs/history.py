@@ -22,18 +22,21 @@ from discord.ext import commands
 from bot.cogs.common import game_autocomplete
 from bot.i18n import set_current, t
 from bot.i18n.errors import error_text
+from bot.i18n.terms import game_title
 from bot.services import history
 from bot.ui import render
 from bot.ui.actors import actor_of
 from bot.ui.history_items import ReplayButton, replay_view
-from bot.ui.history_text import deal_lines, history_lines, replay_lines
+from bot.ui.history_picture import rating_trend_png
+from bot.ui.history_text import deal_lines, history_lines, replay_lines, trend_points
 from bot.ui.image import render_table_png
-from engine import EngineError
+from engine import EngineError, get_game
 
 if TYPE_CHECKING:
     from bot.client import CardBot
 
 PICTURE = "replay.png"
+TREND_PICTURE = "rating.png"
 
 
 def _replay_message(
@@ -71,8 +74,17 @@ class History(commands.Cog):
             text = t("{name} has no finished games here yet.", name=name)
         else:
             text = "\n".join(history_lines(name, matches))
+        points = trend_points(matches)
+        extra: dict[str, Any] = {}
+        if points:
+            title = f"{name} — {game_title(matches[0].game, get_game(matches[0].game).title)}"
+            png = await asyncio.to_thread(rating_trend_png, points, title)
+            extra["file"] = discord.File(io.BytesIO(png), filename=TREND_PICTURE)
         await interaction.followup.send(
-            render.clip(text), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            render.clip(text),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+            **extra,
         )
 
     @app_commands.command(

@@ -43,7 +43,7 @@ def _name(names: Sequence[str], seat: int | None) -> str:
 
 def _change(match: PlayedMatch) -> str:
     before, after = match.rating_before, match.rating_after
-    if before is None or after is None or abs(after - before) < 0.05:
+    if before is None or after is None or not _rated(match):
         return t("unrated")
     return t(
         "rating {before} → {after} ({change})",
@@ -72,22 +72,31 @@ def history_lines(who: str, matches: Sequence[PlayedMatch]) -> list[str]:
                 rating=_change(m),
             )
         )
-    trend = [m.rating_after for m in reversed(matches) if m.rating_after is not None]
-    rated = [
-        m
-        for m in matches
-        if m.rating_before is not None
+    points = trend_points(matches)
+    if points:
+        ratings = " → ".join(f"{r:.1f}" for _, r in points[-TREND_POINTS:])
+        lines.append(t("Rating trend: {ratings}", ratings=ratings))
+    return lines
+
+
+def _rated(m: PlayedMatch) -> bool:
+    return (
+        m.rating_before is not None
         and m.rating_after is not None
         and abs(m.rating_after - m.rating_before) >= 0.05
-    ]
-    if rated and len({m.game for m in matches}) == 1:
-        lines.append(
-            t(
-                "Rating trend: {ratings}",
-                ratings=" → ".join(f"{r:.1f}" for r in trend[-TREND_POINTS:]),
-            )
-        )
-    return lines
+    )
+
+
+def trend_points(matches: Sequence[PlayedMatch]) -> list[tuple[str, float]]:
+    """(label, rating) oldest first: the rating before the oldest rated
+    match (no label), then after each rated match ("#12").  Empty unless
+    the matches are of one game (ratings are per game) and one was rated."""
+    rated = [m for m in reversed(matches) if _rated(m)]
+    if not rated or len({m.game for m in matches}) != 1:
+        return []
+    first = rated[0].rating_before
+    assert first is not None
+    return [("", first)] + [(f"#{m.table_id}", float(m.rating_after or 0.0)) for m in rated]
 
 
 def _calls(summary: DealSummary, names: Sequence[str]) -> str:

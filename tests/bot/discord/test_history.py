@@ -4,11 +4,14 @@ interaction payloads in, the captured replies out."""
 from __future__ import annotations
 
 import copy
+import io
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from bot.services.actor import Actor
+from bot.ui.history_picture import rating_trend_png
 from tests.bot.discord.harness import (
     CHANNEL,
     EPHEMERAL,
@@ -81,15 +84,21 @@ async def command(
     return answer
 
 
-async def test_history_shows_a_finished_match_with_its_rating_change(fake, bot):
-    table_id = await finished_table(bot, fake)
+async def test_history_shows_finished_matches_with_their_rating_change(fake, bot):
+    first = await finished_table(bot, fake)
+    second = await start_game(bot, fake, (HOST,), options="rounds=1", fill="easy")
+    await play_to_end(bot, second, {HOST})
     answer = await command(bot, fake, "history")
     text = answer["content"]
-    assert f"#{table_id}" in text and "seat 1" in text
-    assert "rating 0.0 →" in text, text
-    assert "Rating trend:" in text
+    lines = text.splitlines()
+    assert f"#{second}" in lines[1] and f"#{first}" in lines[2], text  # newest first
+    assert "seat 1" in lines[1] and "User 11" in lines[1]
+    assert "rating 0.0 →" in lines[2], text  # the first rated match starts from 0.0
+    (trend,) = [line for line in lines if line.startswith("Rating trend:")]
+    assert trend.count("→") == 2 and trend.startswith("Rating trend: 0.0 →")
+    assert [a["filename"] for a in answer["attachments"]] == ["rating.png"]
     other = await command(bot, fake, "history", game="blot")
-    assert "no finished games" in other["content"]
+    assert "no finished games" in other["content"] and not other["attachments"]
 
 
 async def test_table_history_lists_the_deals(fake, bot):
@@ -135,7 +144,10 @@ async def click_id(
     data = {"custom_id": custom_id, "component_type": 2}
     send(bot, fake, 3, data, user, message=message, **kw)
     await settle()
-    return fake.replies(start)
+    replies = fake.replies(start)
+    for sent in replies:
+        assert_limits(sent)
+    return replies
 
 
 async def test_replay_steps_through_a_finished_match(fake, bot):
@@ -191,3 +203,12 @@ async def test_another_servers_table_is_refused(fake, bot):
 def test_commands_are_registered(bot, name):
     assert bot.tree.get_command(name) is not None
     assert bot.tree.get_command("table").get_command("history") is not None
+
+
+def test_the_rating_trend_is_a_picture():
+    points = [("", 0.0), ("#3", 1.5), ("#5", 0.9)]
+    png = rating_trend_png(points, "User 11 — Callbreak")
+    image = Image.open(io.BytesIO(png))
+    assert image.format == "PNG" and image.size == (720, 300)
+    flat = rating_trend_png([("", 2.0), ("#3", 2.0)], "flat")  # no range: still drawn
+    assert Image.open(io.BytesIO(flat)).size == (720, 300)
