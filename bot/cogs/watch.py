@@ -12,6 +12,8 @@ language; refusals replace the "thinking" note with a "⚠️" line.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -39,6 +41,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 #: flagged decisions listed in the answer (the message must stay under 2000 characters)
 MAX_FLAGGED = 8
+#: how often the "Analysing..." note shows how far the analysis got
+PROGRESS_SECONDS = 5.0
 
 
 def action_label(text: str) -> str:
@@ -114,6 +118,16 @@ def features_of(bot: Any) -> Features:
     return found
 
 
+class Progress:
+    """``(done, total)`` as the analysis thread reports it (read by the loop)."""
+
+    def __init__(self) -> None:
+        self.seen: tuple[int, int] = (0, 0)
+
+    def __call__(self, done: int, total: int) -> None:
+        self.seen = (done, total)  # one tuple assignment: atomic under the GIL
+
+
 def add_commands(bot: CardBot, group: app_commands.Group) -> None:
     """Add watch, hint and analyse to the ``/table`` group."""
     service = bot.service
@@ -182,16 +196,35 @@ def add_commands(bot: CardBot, group: app_commands.Group) -> None:
         jobs = features_of(bot).analysis
         try:
             await jobs.check(table, actor, who.id)
-            await interaction.edit_original_response(
-                content="⏳ "
-                + t(
+
+            def note(done: int | None = None, total: int | None = None) -> str:
+                text = "⏳ " + t(
                     "Analysing {name}'s decisions at table #{table} (up to {seconds} s)…",
                     name=who.display_name,
                     table=table,
                     seconds=round(jobs.budget),
                 )
+                if total:
+                    text += " " + t("{done} of {total} done", done=done, total=total)
+                return text
+
+            await interaction.edit_original_response(content=note())
+            progress = Progress()
+            job = asyncio.create_task(
+                jobs.run(table, actor, who.id, progress=progress),
+                name=f"cardtable-analysis-{table}",
             )
-            info, _seat, result = await jobs.run(table, actor, who.id)
+            try:
+                shown = progress.seen
+                while not job.done():
+                    await asyncio.wait({job}, timeout=PROGRESS_SECONDS)
+                    if not job.done() and progress.seen != shown:
+                        shown = progress.seen
+                        with contextlib.suppress(discord.HTTPException):
+                            await interaction.edit_original_response(content=note(*shown))
+            finally:
+                job.cancel()  # nothing if it is done; the caller went away otherwise
+            info, _seat, result = job.result()
         except EngineError as exc:
             await refuse(interaction, exc)
             return

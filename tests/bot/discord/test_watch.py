@@ -19,6 +19,7 @@ from tests.bot.discord.harness import (
     send,
     settle,
     start_game,
+    table_message,
 )
 
 HOST, GUEST, SPECTATOR = 11, 12, 99
@@ -125,3 +126,26 @@ async def test_an_expired_watcher_is_dropped(bot: Any, fake: FakeDiscord) -> Non
     await play_turn(bot, fake, table_id, HOST)
     await settle()
     assert not bot.watching.watchers.current(table_id)
+
+
+async def test_the_public_table_message_shows_only_the_spectator_view(
+    bot: Any, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the whole channel watches: every table-message render takes the
+    spectator view (the picture's own assertion covers the PNG)."""
+    seen: list[Any] = []
+    real_embed = render.table_embed
+
+    def embed_spy(info: Any, view: Any, **kw: Any) -> Any:
+        seen.append(view)
+        return real_embed(info, view, **kw)
+
+    monkeypatch.setattr(render, "table_embed", embed_spy)
+    table_id = await start_game(bot, fake, (HOST,))
+    await play_turn(bot, fake, table_id, HOST)
+    await settle()
+    assert seen and all(view.seat is None for view in seen)
+    (embed,) = table_message(fake, bot, table_id)["embeds"]
+    live = bot.service.tables[table_id]
+    wanted = real_embed(live.info(), live.state.view(None)).to_dict()
+    assert embed["description"] == wanted.get("description")
