@@ -185,6 +185,16 @@ def replay_lines(match: StoredMatch, replay: MatchReplay, pos: Position) -> list
         lines.append(t("Hands as dealt:"))
     for seat, hand in enumerate(hands):
         lines.append(f"{_name(names, seat)}: {_cards(hand)}")
+    shown, hidden = deal.table_cards.get("shown", ()), deal.table_cards.get("hidden", ())
+    for seat, (up, down) in enumerate(zip(shown, hidden, strict=False)):
+        lines.append(
+            t(
+                "{name}, on the table: face up {shown}; face down {hidden}",
+                name=_name(names, seat),
+                shown=_cards(up),
+                hidden=_cards(down),
+            )
+        )
     if not deal.tricks and deal.moves:  # Ladder: a game of moves, no tricks
         moves = ", ".join(f"{_name(names, m.seat)} {m.action}" for m in deal.moves)
         lines.append(t("Moves: {moves}", moves=moves))
