@@ -47,6 +47,7 @@ EXTENSIONS = (
     "bot.cogs.stats",
     "bot.cogs.settings",
     "bot.cogs.history",
+    "bot.cogs.tournaments",
 )
 UNKNOWN_COMPONENT = N_("That button is not one Card Table knows (it may be from an old version).")
 

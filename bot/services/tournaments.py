@@ -344,13 +344,25 @@ class TournamentService:
 
     # -- reading ------------------------------------------------------------------------------
     async def get(self, actor: Actor, tournament_id: int | None = None) -> TournamentInfo:
-        """The channel's running tournament (or one by id, from this
-        server: finished ones too)."""
+        """The channel's running tournament, else its last finished one (or
+        one by id, from this server)."""
         if tournament_id is not None and int(tournament_id) not in self.live:
             record = await self.store.get(int(tournament_id))
             if record is not None and record.guild_id == actor.guild_id and actor.guild_id:
                 return LiveTournament.of(record).info()
-        return self._here(actor, tournament_id).info()
+        try:
+            return self._here(actor, tournament_id).info()
+        except TournamentError:
+            if tournament_id is not None or actor.guild_id is None:
+                raise
+        finished = [
+            r
+            for r in await self.store.with_status([FINISHED], actor.guild_id)
+            if r.channel_id == actor.channel_id
+        ]
+        if not finished:
+            raise TournamentError("there is no tournament in this channel", "no_tournament")
+        return LiveTournament.of(finished[-1]).info()
 
     async def set_message(self, tournament_id: int, channel_id: int, message_id: int) -> None:
         """Where the standings message is (internal: the front end)."""

@@ -67,6 +67,12 @@ def command_names() -> list[str]:
         tp("command name", "watch"),
         tp("command name", "hint"),
         tp("command name", "analyse"),
+        tp("command name", "tournament"),
+        tp("command name", "start"),
+        tp("command name", "standings"),
+        tp("command name", "help"),
+        tp("command name", "boards"),
+        tp("command name", "tables"),
     ]
 
 

@@ -1,0 +1,245 @@
+"""/tournament new|join|start|standings|leaderboard|help: duplicate
+tournaments (issue 16, ``bot.services.tournaments``).
+
+The service decides everything (moderators only for ``new``, the host or a
+moderator for ``start``) from the caller's ``Actor``; its refusals reach the
+user as "⚠️ ..." through the app-command error handler.  The channel gets
+one standings message per tournament, posted by ``new`` and edited as
+players join and boards finish (in the server's language); each board
+table with people at it gets the ordinary table message (the presenter's).
+A standings message never shows a card: only entrants and scores of
+boards played at every table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.cogs.common import game_autocomplete
+from bot.i18n import t, using
+from bot.i18n.terms import game_title
+from bot.services.tournaments import FINISHED, LOBBY, TournamentInfo, TournamentService
+from bot.ui import render
+from bot.ui.actors import actor_of
+from engine import get_game
+
+if TYPE_CHECKING:
+    from bot.client import CardBot
+
+log = logging.getLogger(__name__)
+NO_MENTIONS = discord.AllowedMentions.none()
+SHOWN_ROWS = 32
+
+
+def standings_text(info: TournamentInfo) -> str:
+    """The standings message: what is played, who is in, the standings of
+    the boards played at every table (no card is ever shown)."""
+    spec = get_game(info.game)
+    lines = [
+        "**"
+        + t(
+            "Duplicate tournament #{id}: {game}, {boards} boards at {tables} tables",
+            id=info.id,
+            game=game_title(spec.name, spec.title),
+            boards=info.boards,
+            tables=info.tables,
+        )
+        + "**"
+    ]
+    if info.status == LOBBY:
+        joined = [", ".join(f"<@{p}>" for p in people) for people in info.people if people]
+        lines.append(
+            t(
+                "Join with /tournament join; a moderator starts it with /tournament start. "
+                "Empty places are played by AI."
+            )
+        )
+        lines.append(t("Joined: {people}", people=" · ".join(joined) if joined else "—"))
+        return render.clip("\n".join(lines))
+    if info.status == FINISHED:
+        lines.append(t("Final standings"))
+    elif info.round is not None:
+        lines.append(
+            t(
+                "Board {board} of {boards} is being played.",
+                board=info.round + 1,
+                boards=info.boards,
+            )
+        )
+    for row in info.standings[:SHOWN_ROWS]:
+        if row.imps is not None:
+            text = t(
+                "{rank}. {name}: {imps} IMPs, {percent}% of the matchpoints",
+                rank=row.rank,
+                name=row.name,
+                imps=f"{row.imps:+.1f}",
+                percent=f"{row.percentage:.1f}",
+            )
+        else:
+            text = t(
+                "{rank}. {name}: {percent}% of the matchpoints",
+                rank=row.rank,
+                name=row.name,
+                percent=f"{row.percentage:.1f}",
+            )
+        lines.append(text)
+    return render.clip("\n".join(lines))
+
+
+def help_text() -> str:
+    return t(
+        "A duplicate tournament takes the luck out of the cards: every table plays the same "
+        "deals (boards), and your score on a board is compared only with the others who held "
+        "the same cards at the other tables. A moderator opens one with /tournament new "
+        "(game, number of boards, number of tables); players join with /tournament join "
+        "(partners join one after the other) and empty places are played by AI. After "
+        "/tournament start, each round is one board at every table; players move between "
+        "seats and tables so that everyone meets each hand. Pairs are scored in IMPs or "
+        "matchpoints, Callbreak and Backalley players seat by seat in matchpoints. The "
+        "standings message is updated after every board and the tournament goes on after a "
+        "restart of the bot. /tournament leaderboard ranks the server's players by "
+        "tournaments won."
+    )
+
+
+@app_commands.guild_only()
+class TournamentCog(
+    commands.GroupCog,
+    group_name="tournament",
+    group_description=_("Duplicate tournaments: the same deals at every table"),
+):
+    def __init__(self, bot: CardBot) -> None:
+        self.bot = bot
+        self.service = TournamentService(bot.service)
+        self.service.listeners.append(self._on_change)
+        self.service.table_listeners.append(self._on_table)
+        self._resume: asyncio.Task[None] | None = None
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        # follow the tables before the table service resumes them, then
+        # reload the unfinished tournaments once it has
+        self.service.subscribe()
+        self._resume = asyncio.create_task(self._resume_later(), name="cardtable-tournaments")
+
+    async def cog_unload(self) -> None:
+        if self._resume is not None:
+            self._resume.cancel()
+            await asyncio.gather(self._resume, return_exceptions=True)
+        await self.service.close()
+
+    async def _resume_later(self) -> None:
+        tables = self.bot.service
+        while getattr(tables, "_resuming", None) is None:  # TableService.start not called yet
+            await asyncio.sleep(0.05)
+        await tables.resumed()
+        try:
+            await self.service.resume()
+        except Exception:
+            log.exception("tournaments could not be resumed")
+
+    # -- the channel ------------------------------------------------------------------------
+    async def _on_change(self, info: TournamentInfo) -> None:
+        """Edit the standings message (the server's language)."""
+        if info.message is None:
+            return
+        channel_id, message_id = info.message
+        with using(await self.bot.languages.for_server(info.guild_id)):
+            content = standings_text(info)
+        try:
+            channel = self.bot.get_partial_messageable(channel_id)
+            await channel.get_partial_message(message_id).edit(
+                content=content, allowed_mentions=NO_MENTIONS
+            )
+        except discord.HTTPException as exc:
+            log.warning("tournament %s: standings not edited (%s)", info.id, exc)
+
+    async def _on_table(self, table_id: int) -> None:
+        """A board table with people at it gets its table message."""
+        info = await self.bot.service.get_table(table_id)
+        if any(s.human for s in info.seats):
+            self.bot.presenter.post_lobby(info)
+
+    # -- commands ---------------------------------------------------------------------------
+    @app_commands.command(name="new", description=_("Open a duplicate tournament (moderators)"))
+    @app_commands.describe(
+        game=_("The game"),
+        boards=_("How many boards (deals) every table plays, 1 to 36"),
+        tables=_("How many tables, 2 to 16"),
+    )
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def new(
+        self, interaction: discord.Interaction[Any], game: str, boards: int, tables: int
+    ) -> None:
+        info = await self.service.new(
+            actor_of(interaction), game=game, boards=boards, tables=tables
+        )
+        with using(await self.bot.languages.for_channel(interaction)):
+            content = standings_text(info)
+        await interaction.response.send_message(content, allowed_mentions=NO_MENTIONS)
+        message = await interaction.original_response()
+        await self.service.set_message(info.id, message.channel.id, message.id)
+
+    @app_commands.command(name="join", description=_("Join the tournament of this channel"))
+    async def join(self, interaction: discord.Interaction[Any]) -> None:
+        info = await self.service.join(actor_of(interaction))
+        await interaction.response.send_message(
+            t("You joined tournament #{id}.", id=info.id), ephemeral=True
+        )
+
+    @app_commands.command(
+        name="start", description=_("Start the tournament of this channel (host or moderators)")
+    )
+    async def start(self, interaction: discord.Interaction[Any]) -> None:
+        # making the first round's tables takes a moment: acknowledge first
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        info = await self.service.start(actor_of(interaction))
+        await interaction.edit_original_response(
+            content=t("Tournament #{id} has started: board 1 is being played.", id=info.id)
+        )
+
+    @app_commands.command(
+        name="standings", description=_("The standings of this channel's tournament")
+    )
+    async def standings(self, interaction: discord.Interaction[Any]) -> None:
+        info = await self.service.get(actor_of(interaction))
+        await interaction.response.send_message(
+            standings_text(info), ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
+
+    @app_commands.command(
+        name="leaderboard", description=_("The best tournament players of this server")
+    )
+    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
+        rows = await self.service.leaderboard(interaction.guild_id)
+        with using(await self.bot.languages.for_channel(interaction)):
+            if not rows:
+                text = t("No tournaments finished here yet.")
+            else:
+                lines = ["**" + t("Tournament leaderboard") + "**"]
+                for i, r in enumerate(rows, 1):
+                    row = t(
+                        "{who}: {won} won of {played}, {percent}% of the matchpoints on average",
+                        who=f"<@{r.user_id}>",
+                        won=r.won,
+                        played=r.played,
+                        percent=f"{r.percentage:.1f}",
+                    )
+                    lines.append(f"{i}. {row}")
+                text = "\n".join(lines)
+        await interaction.response.send_message(render.clip(text), allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="help", description=_("How duplicate tournaments work"))
+    async def help_(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message(render.clip(help_text()), ephemeral=True)
+
+
+async def setup(bot: CardBot) -> None:
+    await bot.add_cog(TournamentCog(bot))
