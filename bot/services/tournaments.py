@@ -41,12 +41,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.db.tournaments import BoardTable, TournamentRecord, TournamentStore
+from bot.i18n import N_
 from bot.services.actor import Actor
-from bot.services.duplicate import Standing, Tournament, TournamentError
-from bot.services.errors import Resuming
+from bot.services.duplicate import MAX_BOARDS, MAX_TABLES, Standing, Tournament, TournamentError
+from bot.services.errors import NotModerator, Resuming, ServiceError
 from bot.services.models import TableUpdate
 from bot.services.tables import TableService
-from engine import EngineError, get_game
+from engine import get_game
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,10 @@ MAX_NAME = 60
 #: for it (the first deal depends on the seed alone, whatever the length);
 #: elsewhere the table is ended once its board is recorded
 SHORT_MATCH: dict[str, dict[str, Any]] = {"callbreak": {"rounds": 1}, "ladder": {"target_wins": 1}}
+
+ONLY_MODERATORS = N_(
+    "only moderators (Manage Server, or the server's moderator role) can open or start a tournament"
+)
 
 Listener = Callable[["TournamentInfo"], Awaitable[None]]
 
@@ -159,14 +164,15 @@ class LiveTournament:
         )
 
 
-def _whole(value: Any, what: str, low: int, high: int) -> int:
-    """A whole number from a front end (typed text included), in bounds."""
+def _whole(value: Any, refusal: ServiceError) -> int:
+    """A whole number from a front end (typed text included) within the
+    bounds ``refusal`` names, else ``refusal``."""
     text = str(value).strip()
     if not (text.isascii() and text.isdigit()) or len(text) > 4:
-        raise TournamentError(f"{what} must be a whole number from {low} to {high}", "bad_number")
+        raise refusal
     number = int(text)
-    if not low <= number <= high:
-        raise TournamentError(f"{what} must be a whole number from {low} to {high}", "bad_number")
+    if not refusal.params["low"] <= number <= refusal.params["high"]:
+        raise refusal
     return number
 
 
@@ -237,20 +243,32 @@ class TournamentService:
     ) -> TournamentInfo:
         """A tournament in its lobby, in the actor's channel (moderators only)."""
         if actor.guild_id is None:
-            raise TournamentError("a tournament belongs to a server: use this in a server")
+            raise ServiceError(
+                "a tournament belongs to a server: use this in a server", "no_server"
+            )
         if not await self.tables.is_moderator(actor):
-            raise TournamentError("only moderators can start a tournament", "not_moderator")
-        try:
-            spec = get_game(str(game)[:32])
-        except EngineError as exc:
-            raise TournamentError(str(exc), exc.reason) from exc
-        board_count = _whole(boards, "boards", 1, 36)
-        table_count = _whole(tables, "tables", 2, 16)
+            raise NotModerator(ONLY_MODERATORS)
+        spec = get_game(str(game)[:32])  # UnknownGame: a clear refusal of its own
+        board_count = _whole(
+            boards,
+            ServiceError(
+                "play {low} to {high} boards: a whole number", "bad_number", low=1, high=MAX_BOARDS
+            ),
+        )
+        table_count = _whole(
+            tables,
+            ServiceError(
+                "a tournament has {low} to {high} tables: a whole number",
+                "bad_number",
+                low=2,
+                high=MAX_TABLES,
+            ),
+        )
         channel = channel_id if channel_id is not None else actor.channel_id
         for other in self.live.values():
             if other.status in ACTIVE and other.channel_id == channel:
-                raise TournamentError(
-                    f"tournament #{other.id} is still running in this channel", "busy_channel"
+                raise ServiceError(
+                    "tournament #{id} is still running in this channel", "busy_channel", id=other.id
                 )
         defaults = dict(await self.tables.get_settings(actor.guild_id, spec.name))
         turn_seconds = defaults.pop("turn_seconds", None)
@@ -289,13 +307,15 @@ class TournamentService:
         if tournament_id is not None:
             tour = self.live.get(int(tournament_id))
             if tour is None or tour.guild_id != actor.guild_id or actor.guild_id is None:
-                raise TournamentError(f"there is no running tournament #{tournament_id} here")
+                raise ServiceError(
+                    "there is no running tournament #{id} here", "no_tournament", id=tournament_id
+                )
             return tour
         for tour in sorted(self.live.values(), key=lambda t: -t.id):
             here = tour.channel_id == actor.channel_id and tour.guild_id == actor.guild_id
             if tour.status in ACTIVE and here:
                 return tour
-        raise TournamentError("there is no tournament running in this channel", "no_tournament")
+        raise ServiceError("there is no tournament running in this channel", "no_tournament")
 
     async def join(self, actor: Actor, tournament_id: int | None = None) -> TournamentInfo:
         """Take the next free place: the second member of a pair that has
@@ -303,9 +323,9 @@ class TournamentService:
         tour = self._here(actor, tournament_id)
         async with tour.lock:
             if tour.status != LOBBY:
-                raise TournamentError("the tournament has started: joining is closed", "started")
+                raise ServiceError("the tournament has started: joining is closed", "started")
             if any(p is not None and p[0] == actor.user_id for e in tour.places for p in e):
-                raise TournamentError("you are already in this tournament", "already_joined")
+                raise ServiceError("you are already in this tournament", "already_joined")
             name = " ".join((actor.name or f"Player {actor.user_id}").split())[:MAX_NAME]
             for entrant in tour.places:
                 if entrant[0] is not None and None in entrant:
@@ -314,7 +334,7 @@ class TournamentService:
             else:
                 free = next((e for e in tour.places if all(p is None for p in e)), None)
                 if free is None:
-                    raise TournamentError("the tournament is full", "full")
+                    raise ServiceError("the tournament is full", "full")
                 free[0] = [actor.user_id, name]
             await self.store.save(tour.id, state=tour.to_state())
         await self._tell(tour)
@@ -326,9 +346,9 @@ class TournamentService:
         moderator = await self.tables.is_moderator(actor)
         async with tour.lock:
             if actor.user_id != tour.host_id and not moderator:
-                raise TournamentError("only moderators can start a tournament", "not_moderator")
+                raise NotModerator(ONLY_MODERATORS)
             if tour.status != LOBBY:
-                raise TournamentError("the tournament has already started", "started")
+                raise ServiceError("the tournament has already started", "started")
             d = tour.duplicate
             label = "Pair" if d.partnership else "Player"
             for index, entrant in enumerate(tour.places):
@@ -352,7 +372,7 @@ class TournamentService:
                 return LiveTournament.of(record).info()
         try:
             return self._here(actor, tournament_id).info()
-        except TournamentError:
+        except ServiceError:
             if tournament_id is not None or actor.guild_id is None:
                 raise
         finished = [
@@ -361,7 +381,7 @@ class TournamentService:
             if r.channel_id == actor.channel_id
         ]
         if not finished:
-            raise TournamentError("there is no tournament in this channel", "no_tournament")
+            raise ServiceError("there is no tournament in this channel", "no_tournament")
         return LiveTournament.of(finished[-1]).info()
 
     async def set_message(self, tournament_id: int, channel_id: int, message_id: int) -> None:

@@ -12,9 +12,10 @@ import pytest
 from bot.db.repositories import Store
 from bot.db.tournaments import TournamentStore
 from bot.services.actor import Actor
-from bot.services.duplicate import TournamentError
+from bot.services.errors import NotModerator
 from bot.services.tables import TableService
 from bot.services.tournaments import FINISHED, PLAYING, TournamentService
+from engine import EngineError
 
 GUILD, CHANNEL = 500, 600
 MOD = Actor(10, GUILD, CHANNEL, "Mod", can_manage_server=True)
@@ -162,7 +163,7 @@ async def test_a_restart_in_the_middle_gives_complete_standings(url: str, tmp_pa
 
 
 async def test_only_moderators_start_a_tournament(bot: Bot) -> None:
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(NotModerator) as refused:
         await bot.tours.new(ALICE, game="callbreak", boards=4, tables=2)
     assert refused.value.reason == "not_moderator"
     assert await TournamentStore(bot.store).with_status(["lobby", "playing"]) == []
@@ -181,24 +182,24 @@ async def test_only_moderators_start_a_tournament(bot: Bot) -> None:
     ],
 )
 async def test_garbage_is_refused_and_nothing_is_made(bot: Bot, game, boards, tables) -> None:
-    with pytest.raises(TournamentError):
+    with pytest.raises(EngineError):
         await bot.tours.new(MOD, game=game, boards=boards, tables=tables)
     assert bot.tours.live == {}
 
 
 async def test_join_and_start_are_checked(bot: Bot) -> None:
-    with pytest.raises(TournamentError):
+    with pytest.raises(EngineError):
         await bot.tours.join(ALICE)  # nothing running here
     await bot.tours.new(MOD, game="callbreak", boards=1, tables=2)
     await bot.tours.join(ALICE)
-    with pytest.raises(TournamentError):
+    with pytest.raises(EngineError):
         await bot.tours.join(ALICE)
-    with pytest.raises(TournamentError, match="only moderators"):
+    with pytest.raises(NotModerator):
         await bot.tours.start(ALICE)
-    with pytest.raises(TournamentError):
+    with pytest.raises(EngineError):
         await bot.tours.new(MOD, game="callbreak", boards=1, tables=2)  # channel busy
     elsewhere = Actor(12, GUILD + 1, CHANNEL, "Bob", can_manage_server=True)
-    with pytest.raises(TournamentError):
+    with pytest.raises(EngineError):
         await bot.tours.join(elsewhere)  # another server's channel
 
 

@@ -79,7 +79,7 @@ async def test_the_command_is_synced_with_its_subcommands(fake: FakeDiscord, tbo
 async def test_a_member_may_not_open_a_tournament(fake: FakeDiscord, tbot: Any) -> None:
     body = payload(fake, 2, slash(fake, "new", game="callbreak", boards=4, tables=2), MEMBER)
     (reply,) = await run(tbot, fake, body)
-    assert is_ephemeral(reply) and text_of(reply).startswith("⚠️ only moderators")
+    assert is_ephemeral(reply) and text_of(reply).startswith("⚠️ only moderators (Manage Server")
     assert cog(tbot).service.live == {}
 
 
