@@ -156,3 +156,57 @@ async def test_nothing_to_show_without_a_tournament(fake: FakeDiscord, tbot: Any
     assert text_of(reply).startswith("⚠️")
     (board,) = await run(tbot, fake, payload(fake, 2, slash(fake, "leaderboard"), MEMBER))
     assert "No tournaments finished here yet." in text_of(board)
+
+
+async def test_a_tournament_survives_a_restart_of_the_bot(
+    fake: FakeDiscord, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot closes while round 2 is being played; a new bot on the same
+    database reloads the tournament, the tables go on, and the standings
+    message gets its final standings."""
+    if "bot.cogs.tournaments" not in client_module.EXTENSIONS:
+        monkeypatch.setattr(
+            client_module, "EXTENSIONS", (*client_module.EXTENSIONS, "bot.cogs.tournaments")
+        )
+    clock = Clock()
+    first = await start_bot(tmp_path, clock=clock)
+    first.test_clock = clock
+    try:
+        body = payload(
+            fake, 2, slash(fake, "new", game="callbreak", boards=4, tables=2), MOD,
+            permissions=MANAGE_GUILD,
+        )  # fmt: skip
+        opened = (await run(first, fake, body))[0]
+        standings_id = fake.reply_message(opened)["id"]
+        await run(first, fake, payload(fake, 2, slash(fake, "join"), MEMBER))  # holds table 1
+        await run(first, fake, payload(fake, 2, slash(fake, "start"), MOD))
+        service = cog(first).service
+        for _ in range(400):
+            tour = service.live[1]
+            if tour.round is not None and tour.round >= 1 and (1, 1) in tour.tables:
+                break
+            await settle()
+            await service.idle()
+            clock.now += 1000  # the member's turn runs out: the AI plays it
+            await first.service.expire_due()
+        assert service.live[1].round == 1
+    finally:
+        await settle()
+        await first.close()
+
+    second = await start_bot(tmp_path, clock=clock)
+    second.test_clock = clock
+    try:
+        await play_out(second)
+        edits = [
+            s
+            for s in fake.sent
+            if s.method == "PATCH"
+            and s.path == MESSAGE_PATH
+            and str(s.route_params.get("message_id")) == str(standings_id)
+        ]
+        final = FakeDiscord.body_of(edits[-1])["content"]
+        assert "Final standings" in final and final.count("% of the matchpoints") == 8
+    finally:
+        await settle()
+        await second.close()
