@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -29,8 +29,8 @@ R = TypeVar("R")
 
 
 def _reported(
-    method: Callable[Concatenate[TournamentStore, P], Awaitable[R]],
-) -> Callable[Concatenate[TournamentStore, P], Awaitable[R]]:
+    method: Callable[Concatenate[TournamentStore, P], Coroutine[Any, Any, R]],
+) -> Callable[Concatenate[TournamentStore, P], Coroutine[Any, Any, R]]:
     """Driver errors leave as ``StoreUnavailable`` / ``StoreDamaged`` (as in
     ``bot.db.repositories``)."""
 

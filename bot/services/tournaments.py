@@ -441,6 +441,9 @@ class TournamentService:
                 if d.board_over(table_no, board):
                     break
             if not d.board_over(table_no, board):
+                info = await self._table_info(table_id)
+                if info is not None and info.status in ("abandoned", "finished"):
+                    await self._deal_again(tour, table_no, board, table_id)
                 return
             over = d.is_over
             await self.store.save(
@@ -455,6 +458,26 @@ class TournamentService:
         await self._tell(tour)
         if tour.status == FINISHED:
             self._forget(tour)
+
+    async def _deal_again(
+        self, tour: LiveTournament, table_no: int, board: int, table_id: int
+    ) -> None:
+        """A board table ended before its board was over (a moderator ended
+        it with /table abandon): the board starts again at a new table, from
+        its first card, so that every table still plays the same deal (the
+        caller holds the tournament's lock)."""
+        log.warning(
+            "tournament %s: table %s ended before board %s was over; dealing it again",
+            tour.id, table_id, board + 1,
+        )  # fmt: skip
+        d = tour.duplicate
+        d.plays.pop((table_no, board), None)
+        d._states.pop((table_no, board), None)  # the core rebuilds them from plays
+        d._ended.pop((table_no, board), None)
+        tour.tables.pop((table_no, board), None)
+        self.boards.pop(table_id, None)
+        await self.store.save(tour.id, state=tour.to_state())
+        await self._make_table(tour, table_no, board)
 
     def _final(self, tour: LiveTournament) -> dict[str, Any]:
         state = tour.to_state()

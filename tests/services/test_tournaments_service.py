@@ -227,3 +227,23 @@ async def test_pairs_play_their_seats_and_tables_end_with_the_board(bot: Bot) ->
             a, b = t.seat_of(ALICE.user_id), t.seat_of(bob.user_id)
             assert a is not None and b == a + 2
     assert tour.live == {}
+
+
+async def test_a_board_table_ended_by_a_moderator_is_dealt_again(bot: Bot) -> None:
+    """/table abandon on a board table does not stall the tournament: the
+    board starts again at a new table, with the same cards."""
+    await bot.tours.new(MOD, game="callbreak", boards=1, tables=2)
+    await bot.tours.join(ALICE)
+    info = await bot.tours.start(MOD)
+    first = info.table_ids[0]  # Alice's table: waits for her turn
+    before = (await bot.tables.public_view(first))[1]
+    await bot.tables.abandon(first, MOD)
+    await bot.settle(info.id)
+    final = await bot.tours.get(MOD, info.id)
+    assert final.status == FINISHED and all(s.boards == 1 for s in final.standings)
+    links = await TournamentStore(bot.store).links([info.id])
+    again = next(k.table_id for k in links if k.table_no == 0)
+    assert again != first
+    replay = await bot.tables.get_table(again)
+    assert replay.seat_of(ALICE.user_id) is not None
+    assert before is not None and before.dealer == (await bot.tables.public_view(again))[1].dealer
