@@ -38,7 +38,7 @@ from bot.db.repositories import Store, StoreUnavailable
 from bot.i18n import N_, t, using
 from bot.i18n.errors import error_text
 from bot.i18n.locales import from_environment
-from bot.i18n.terms import and_list, game_summary, game_title
+from bot.i18n.terms import and_list, game_summary, game_title, seat_display_name
 from bot.services.actor import LOCAL_USER_ID, Actor
 from bot.services.errors import TableNotFound
 from bot.services.models import TableInfo, TableUpdate
@@ -317,7 +317,9 @@ def database_name(db_url: str) -> str:
 # -- rendering helpers --------------------------------------------------------------------------
 def seat_names(info: TableInfo) -> list[str]:
     return [
-        t("You") if s.user_id == LOCAL_USER else (s.name or t("Seat {seat}", seat=s.seat))
+        t("You")
+        if s.user_id == LOCAL_USER
+        else (seat_display_name(s.name, s.ai) if s.name else t("Seat {seat}", seat=s.seat))
         for s in info.seats
     ]
 

@@ -272,6 +272,20 @@ def status_word(status: str) -> str:
     return words.get(status, status)
 
 
+def seat_display_name(name: str, ai: str | None) -> str:
+    """A seat's name in the reader's language.
+
+    The lobby stores an AI seat as "Ada (AI, normal)" (the log and the
+    leaderboard keep that English form); the reader sees the suffix in their
+    own words.  A person's name, and a resigned person's seat that an AI
+    plays, are shown as they are."""
+    suffix = f" (AI, {ai})" if ai else ""
+    if not suffix or not name.endswith(suffix):
+        return name
+    # i18n: an AI seat's name, e.g. "Ada (AI, hard)"; {level} is a difficulty word
+    return t("{name} (AI, {level})", name=name[: -len(suffix)], level=difficulty_word(ai or ""))
+
+
 def difficulty_word(level: str) -> str:
     words = {
         # i18n: AI difficulty levels

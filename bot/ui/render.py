@@ -27,6 +27,7 @@ from bot.i18n.terms import (
     game_title,
     or_list,
     requirement_text,
+    seat_display_name,
     setting_help,
     setting_range,
     status_word,
@@ -89,7 +90,7 @@ def plain_name(name: str) -> str:
 
 def seat_names(info: TableInfo) -> list[str]:
     """Plain seat names (the table picture draws them; not escaped)."""
-    return [s.name or t("(empty)") for s in info.seats]
+    return [seat_display_name(s.name, s.ai) if s.name else t("(empty)") for s in info.seats]
 
 
 def display_names(info: TableInfo, you: int | None = None) -> list[str]:
@@ -97,7 +98,7 @@ def display_names(info: TableInfo, you: int | None = None) -> list[str]:
     return [
         t("You")
         if s.seat == you
-        else plain_name(s.name)
+        else plain_name(seat_display_name(s.name, s.ai))
         if s.name
         else t("Seat {seat}", seat=s.seat + 1)
         for s in info.seats
