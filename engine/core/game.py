@@ -232,6 +232,19 @@ def copy_rows(rows: list[list[Any]]) -> list[list[Any]]:
     return [list(row) for row in rows]
 
 
+def copy_deal(deal: Any) -> Any:
+    """``clone_plan`` for ``initial_deal``: None, or a dict of seats and
+    (lists of) lists of card texts, every list copied."""
+    if deal is None:
+        return None
+    return {
+        key: [list(row) if isinstance(row, list) else row for row in value]
+        if isinstance(value, list)
+        else value
+        for key, value in deal.items()
+    }
+
+
 def _deep(value: Any) -> Any:  # pragma: no cover - a marker, never called
     return value
 
@@ -287,7 +300,7 @@ class MatchState(ABC):
         "to_act": share,
         "round_number": share,
         "scores": list,
-        "initial_deal": share,  # set once by new_match, read by record()
+        "initial_deal": copy_deal,
         "num_seats": share,
     }
 

@@ -52,6 +52,8 @@ def vandalise(state: MatchState) -> int:
             value.add("junk")
             changed += 1
         elif isinstance(value, dict):
+            for item in value.values():
+                hit(item)
             value["junk"] = "junk"
             changed += 1
         elif isinstance(value, Trick):
@@ -108,6 +110,33 @@ def test_a_clone_plays_on_exactly_as_the_original_even_across_deals(name, index,
         second = play_on(live, step, 150)
         assert first == second
         break
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_match_from_an_explicit_deal_clones_independently(name):
+    game = get_game(name)
+    seeded = game.new_match(seed=4)
+    deal = seeded.record()["deal"]
+    if deal is None:  # rebuild the first deal as an explicit one
+        deal = explicit_first_deal(seeded)
+    state = game.new_match(seed=4, deal=deal)
+    assert state.initial_deal is not None
+    before = snapshot(state)
+    twin = state.clone()
+    vandalise(twin)
+    assert snapshot(state) == before
+
+
+def explicit_first_deal(state: MatchState) -> dict[str, Any]:
+    """The dealt cards of a seeded match as an explicit ``deal`` argument."""
+    name = state.game.name
+    if name == "ladder":
+        return {
+            "hands": [[str(c) for c in h] for h in state.hands],  # type: ignore[attr-defined]
+            "shown": [[str(c) for c in h] for h in state.shown],  # type: ignore[attr-defined]
+            "hidden": [[str(c) for c in h] for h in state.hidden],  # type: ignore[attr-defined]
+        }
+    return {"hands": [[str(c) for c in h] for h in state.hands]}  # type: ignore[attr-defined]
 
 
 def test_a_clone_of_a_clone_and_its_original_all_deal_alike():
