@@ -1,5 +1,7 @@
 """Read-only queries for ``/history`` (issue 16): a player's finished
-matches on one server, newest first, with everybody who sat at each table.
+matches on one server, newest first, with everybody who sat at each table;
+and whether a table is a board of a duplicate tournament (whose deals stay
+hidden until the tournament is over).
 
 Kept apart from ``repositories`` (one reader, no writes); errors leave as
 ``StoreUnavailable`` / ``StoreDamaged`` like every ``Store`` method.
@@ -14,6 +16,7 @@ from sqlalchemy import select
 
 from bot.db.models import ResultRow, SeatRow, TableRow
 from bot.db.repositories import Store, _reported
+from bot.db.tournament_models import TournamentRow, TournamentTableRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,3 +76,16 @@ async def played_matches(
         )
         for result, game_name, finished in rows
     ]
+
+
+@_reported
+async def tournament_status(store: Store, table_id: int) -> str | None:
+    """The status of the duplicate tournament whose board table ``table_id``
+    is (None: not a tournament table)."""
+    async with store.sessions() as session:
+        status = await session.scalar(
+            select(TournamentRow.status)
+            .join(TournamentTableRow, TournamentTableRow.tournament_id == TournamentRow.id)
+            .where(TournamentTableRow.table_id == table_id)
+        )
+    return None if status is None else str(status)

@@ -9,7 +9,10 @@ Authority lives here, from the caller's ``Actor`` (bot/services/actor.py):
   the match is live (``bot.services.replays.deal_summaries``);
 * ``/replay`` (``match_replay``) reveals every hand, so it is refused until
   the table is *finished* (its results recorded) and the engine agrees the
-  match is over (``build_replay``): never on a live or abandoned table.
+  match is over (``build_replay``): never on a live or abandoned table;
+* a board table of a duplicate tournament shows neither (its deals are
+  played at the other tables too: docs/history-and-tournaments.md,
+  "board_complete") until the tournament is over.
 
 Everything is recomputed from the stored record (game, variant, seed,
 action log): nothing new is stored.  The front ends (Discord, terminal)
@@ -23,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.db.history_queries import PlayedMatch, played_matches
+from bot.db.history_queries import PlayedMatch, played_matches, tournament_status
 from bot.db.repositories import Store
 from bot.services.actor import Actor
 from bot.services.errors import ServiceError, TableNotFound, WrongStatus
@@ -37,6 +40,7 @@ from bot.services.replays import (
     deal_summaries,
     log_from_rows,
 )
+from bot.services.tournaments import ACTIVE as TOURNAMENT_ACTIVE
 from engine import EngineError, Observation, get_game
 
 #: how many matches /history lists
@@ -106,6 +110,13 @@ async def stored_match(store: Store, actor: Actor | None, table_id: int) -> Stor
     row, seat_rows = found
     if actor is not None and not actor.in_scope(row.guild_id, row.channel_id):
         raise TableNotFound("there is no table #{table} here", table=table_id)
+    if await tournament_status(store, table_id) in TOURNAMENT_ACTIVE:
+        raise WrongStatus(
+            "table #{table} plays a board of a tournament in progress: its deals are shown "
+            "when the tournament is over",
+            "tournament_running",
+            table=table_id,
+        )
     rows = await store.actions(table_id)
     try:
         actions, seats = log_from_rows([(r.seq, r.notation, r.seat) for r in rows])

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.db.tournaments import TournamentStore
 from bot.services.actor import Actor
 from bot.ui.history_picture import rating_trend_png
 from tests.bot.discord.harness import (
@@ -212,3 +213,24 @@ def test_the_rating_trend_is_a_picture():
     assert image.format == "PNG" and image.size == (720, 300)
     flat = rating_trend_png([("", 2.0), ("#3", 2.0)], "flat")  # no range: still drawn
     assert Image.open(io.BytesIO(flat)).size == (720, 300)
+
+
+async def test_a_board_of_a_tournament_in_progress_stays_hidden(fake, bot):
+    table_id = await finished_table(bot, fake)
+    tournaments = TournamentStore(bot.store)
+    tid = await tournaments.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=HOST,
+        game="callbreak",
+        state={},
+        status="playing",
+    )
+    await tournaments.link(tid, table_id, 0, 0)
+    for name, sub in (("replay", None), ("table", "history")):
+        answer = await command(bot, fake, name, sub, table=table_id)
+        assert "a board of a tournament in progress" in answer["content"]
+        assert not components_of(answer) and not answer["attachments"]
+    await tournaments.save(tid, state={}, status="finished")
+    answer = await command(bot, fake, "replay", table=table_id)
+    assert "Hands as dealt:" in answer["content"]
