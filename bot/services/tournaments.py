@@ -16,7 +16,10 @@ the ``TableService``:
 * The service follows every table through ``TableService.subscribe``: when
   the board's deal is over at a table, its moves are recorded in the
   ``Tournament`` (which checks them through the engine again), the state is
-  saved, and the table is ended (its later deals belong to no board).
+  saved, and the table is ended (its later deals belong to no board).  An
+  ended table's match is not over, so it is not rated and no replay of it
+  opens (a replay shows every hand: the board may still be in play at
+  another table).
   When a board is over at every table, the next round's tables are made;
   after the last board the tournament is finished and its standings kept
   for the server's tournament leaderboard.
@@ -57,10 +60,6 @@ AI_DIFFICULTY = "normal"
 #: table hosts are "directors": id -(tournament * DIRECTOR_SPAN + table number + 1)
 DIRECTOR_SPAN = 1000
 MAX_NAME = 60
-#: a board table's match ends with its board where the game has a setting
-#: for it (the first deal depends on the seed alone, whatever the length);
-#: elsewhere the table is ended once its board is recorded
-SHORT_MATCH: dict[str, dict[str, Any]] = {"callbreak": {"rounds": 1}, "ladder": {"target_wins": 1}}
 
 ONLY_MODERATORS = N_(
     "only moderators (Manage Server, or the server's moderator role) can open or start a tournament"
@@ -537,7 +536,7 @@ class TournamentService:
     async def _make_table(self, tour: LiveTournament, table_no: int, board: int) -> None:
         d = tour.duplicate
         director = self._director(tour.id, table_no, tour)
-        options: dict[str, Any] = {**d.variant, **SHORT_MATCH.get(d.game, {})}
+        options: dict[str, Any] = dict(d.variant)
         if tour.turn_seconds is not None:
             options["turn_seconds"] = tour.turn_seconds
         info = await self.tables.create_table(
