@@ -22,6 +22,7 @@ leading zero or above ``MAX_NUMBER``, and malformed or repeated cards.
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 from typing import Any, TypeGuard, cast
 
@@ -289,6 +290,7 @@ _SHARED: dict[Action, Action] = {}
 SHARED_IDS: set[int] = set()
 #: id of a shared object -> its text (``str(action)``, formatted once)
 _TEXT_OF_SHARED: dict[int, str] = {}
+_REGISTERING = threading.Lock()
 
 
 def _shared(action: Action) -> Action:
@@ -301,11 +303,14 @@ def _shared(action: Action) -> Action:
     found = _SHARED.get(action)
     if found is not None:
         return found
-    if len({c.rank for c in action.cards}) <= 1:
-        _SHARED[action] = action
-        SHARED_IDS.add(id(action))
-        _TEXT_OF_SHARED[id(action)] = action._format()
-    return action
+    if len({c.rank for c in action.cards}) > 1:
+        return action
+    with _REGISTERING:  # two threads must not both register one value
+        found = _SHARED.setdefault(action, action)
+        if found is action:
+            SHARED_IDS.add(id(action))
+            _TEXT_OF_SHARED[id(action)] = action._format()
+    return found
 
 
 def is_shared(action: object) -> TypeGuard[Action]:

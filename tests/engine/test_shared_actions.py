@@ -69,3 +69,25 @@ def test_only_a_bounded_set_of_values_is_shared():
     assert not is_shared(mixed)
     assert not is_shared(Action("bid", number=5000))
     assert str(mixed) == "play 7H 8D 9C"
+
+
+def test_every_shared_id_belongs_to_a_kept_object_even_when_threads_race():
+    """``apply`` trusts an action whose id is registered, so a registered id
+    must always be that of an object the registry keeps alive."""
+    import threading
+
+    from engine.core import actions
+
+    def build(offset: int) -> None:
+        for n in range(200, 600):
+            bid((n + offset) % 400 + 200, "NT")
+            hidden((n + offset) % 400 + 200)
+
+    threads = [threading.Thread(target=build, args=(k * 37,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    kept = {id(a) for a in actions._SHARED.values()}
+    assert kept == actions.SHARED_IDS
+    assert all(is_shared(bid(n, "NT")) for n in range(200, 600))
