@@ -9,10 +9,15 @@ view and the spectator's, the events ``apply`` returns, the refusal
 a ``shuffled_unseen`` world; at the end the match record.  Each game's lines
 are hashed into one digest per (game, variant, seed).
 
-``tests/engine/data/fingerprints.json`` holds digests recorded before the
-engine's hot paths were rewritten (issue 14); ``test_fingerprints.py``
-checks the engine still produces them.  When a rule change is *meant* to
-change behaviour, record again and say so in the commit:
+``tests/engine/data/fingerprints.json`` holds digests recorded with the
+engine of commit 5147928, before its hot paths were rewritten (issue 14);
+``test_fingerprints.py`` checks the engine still produces them.  To record
+with an older engine, export it and put this module beside it:
+``git archive <commit> engine | tar -x -C /tmp/old``, copy ``tests/__init__.py``
+and ``tests/engine/{__init__,fingerprint}.py`` under ``/tmp/old/tests/``, then
+``PYTHONPATH=/tmp/old python -m tests.engine.fingerprint --write`` from
+``/tmp/old``.  When a rule change is *meant* to change behaviour, record
+again with the new engine and say so in the commit:
 
     python -m tests.engine.fingerprint --write
     python -m tests.engine.fingerprint --dump 0 3 > /tmp/now.txt   # case 0, seed 3: its lines
@@ -123,7 +128,8 @@ def lines(name: str, options: dict[str, Any], seed: int) -> Iterator[str]:
             f"{step} {state.phase.value} r{state.round_number} to_act={state.to_act} "
             f"decider={state.decider} scores={state.scores} legal={[str(a) for a in legal]}"
         )
-        for seat in seats:
+        # the deciding seat and the spectator every step, every seat every other step
+        for seat in seats if step % 2 == 0 else (state.decider, None):
             yield f"view {seat} {state.view(seat)!r}"
         texts = {str(a) for a in legal}
         for action in rng.sample(VOCABULARY, 4):
