@@ -164,3 +164,26 @@ def test_batak_trump_is_broken_by_a_ruff_only_under_ruff_only():
             play(deal, rules, code.bit(card))
         assert deal.broken is broken
         assert deal.won == [1, 0, 0, 0]
+
+
+@pytest.mark.parametrize(("game_name", "options"), CASES[:3])
+def test_sampled_worlds_keep_the_view_and_deal_only_unseen_cards(game_name, options):
+    """The fast path's worlds (``SearchGame.playouts``): the seat's own hand
+    (and Batak's dummy) as seen, every other hand of the right size, dealt
+    only from cards the seat has not seen."""
+    from engine.ai.search import _GAMES
+
+    for _state, view in positions(game_name, options, 8, seed=21):
+        fast = _GAMES[game_name].playouts(view)
+        seen = view.visible_cards() - set(view.hand) - set(view.dummy or ())
+        for k in range(3):
+            world = fast.sample(random.Random(k))
+            hands = [set(fast.codec.cards(h)) for h in world.hands]
+            assert hands[view.seat] == set(view.hand)
+            if view.dummy_seat is not None:
+                assert hands[view.dummy_seat] == set(view.dummy)
+            assert [len(h) for h in hands] == list(view.hand_counts)
+            for seat, hand in enumerate(hands):
+                if seat not in (view.seat, view.dummy_seat):
+                    assert not hand & seen
+            assert world.to_act == view.to_act
