@@ -3,7 +3,7 @@ value-table bidder and its all-seeing depth-limited minimax).
 
     python bench/ai_paper.py [--hero search] [--villain paper-minimax]
                              [--seeds 40] [--first-seed 0] [--target 151]
-                             [--max-worlds 48] [--bid-worlds 48] [--exact-cards 16]
+                             [--budget-ms 300] [--set max_worlds=32 ...]
                              [--depth 12] [--workers 1]
 
 Duplicate matches: every seed is played twice with the same deals, once
@@ -11,11 +11,14 @@ with the hero team on seats 0+2 and once on 1+3.  The figure is the hero
 team's margin per deal of each match (game points), with its 95%
 confidence interval (normal approximation), and the match win rate.
 
-The hero's search runs on a world budget, not a clock (``budget_ms`` and
-``time_cap_ms`` set far out of reach): ``--max-worlds`` worlds for a card,
-``--bid-worlds`` for a bid, so a busy machine changes the time a run takes
-but not its result.  Also printed: how often each side declared, made its
-contract and was doubled, and the hero's decision times (CPU).
+The hero is the table's "hard" seat -- ``search`` at the service's
+default budget (``--budget-ms``, 300 ms) with every setting at its default
+unless ``--set`` changes it -- with one difference: no clock
+(``clock=False``), so its world and work caps alone end a search, and a
+busy machine changes the time a run takes but not its result (at the
+table the clock is only a guard: bench/ai_speed.py).  Also printed: how
+often each side declared, made its contract and was doubled, and the
+hero's decision times (CPU).
 """
 
 from __future__ import annotations
@@ -35,19 +38,14 @@ from engine import get_game
 from engine.ai import get_agent
 from engine.ai.tournament import estimate
 
-UNLIMITED_MS = 10**7
-
 
 def one_match(seed: int, hero_team: int, args: dict[str, Any]) -> dict[str, Any]:
     game = get_game("blot")
     state = game.new_match(seed=seed, variant=game.variant(target_score=args["target"]))
-    hero_kw = {
-        "budget_ms": UNLIMITED_MS,
-        "time_cap_ms": UNLIMITED_MS,
-        "max_worlds": args["max_worlds"],
-        "bid_worlds": args["bid_worlds"],
-        "exact_cards": args["exact_cards"],
-    }
+    hero_kw: dict[str, Any] = {"budget_ms": args["budget_ms"], "clock": False}
+    for item in args["set"]:
+        key, value = item.split("=", 1)
+        hero_kw[key] = float(value) if "." in value else int(value)
     agents = []
     for s in range(4):
         if s % 2 == hero_team:
@@ -90,9 +88,8 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=40)
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--target", type=int, default=151)
-    parser.add_argument("--max-worlds", type=int, default=48)
-    parser.add_argument("--bid-worlds", type=int, default=48)
-    parser.add_argument("--exact-cards", type=int, default=16)
+    parser.add_argument("--budget-ms", type=int, default=300)
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--depth", type=int, default=12)
     parser.add_argument("--workers", type=int, default=1)
     args = vars(parser.parse_args())
@@ -116,8 +113,7 @@ def main() -> None:
     print(
         f"{args['hero']} vs {args['villain']} (depth {args['depth']}), Blot to {args['target']}, "
         f"seeds {args['first_seed']}..{args['first_seed'] + args['seeds'] - 1}, "
-        f"max_worlds {args['max_worlds']}, bid_worlds {args['bid_worlds']}, "
-        f"exact_cards {args['exact_cards']}"
+        f"hero budget {args['budget_ms']} ms without the clock, settings {args['set'] or 'default'}"
     )
     print(f"margin per deal: {estimate(margins)}")
     print(f"match win rate: {estimate(wins)}")

@@ -29,9 +29,11 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from engine.ai.bidding import Priced, best_explained
+from engine.ai.bidding import Priced
+from engine.ai.blot_hands import explanation, quick_values
 from engine.ai.blot_model import Deal, mask_of, team_declarations
 from engine.ai.blot_rollout import play_out
+from engine.ai.evidence import MIN_SAFE_WORLDS, expected_excess
 from engine.ai.heuristics.blot import PARTNER_POINTS, hand_value
 from engine.core.actions import CONTRA, PASS, RECONTRA, Action, bid
 from engine.core.cards import Card
@@ -43,6 +45,8 @@ DECK = blot_deck()
 MIN_WORLDS = 8
 #: sampled deals of which the one that best explains the bazar is kept
 TRIES = 4
+#: misfit (tens of raw points) above which a bid counts as unexplained by chance
+UNEXPLAINED = 2.0
 #: raw points (of 162) by which the team estimate may fall short of a level
 #: and that level still be simulated
 SLACK = 30
@@ -155,68 +159,6 @@ def plan(view: Observation, legal: Sequence[Action]) -> Plan:
     return result
 
 
-#: run length -> value (rules/blot.md "Declarations")
-RUN_VALUES = {3: 20, 4: 50}
-SUIT_QUADS = {11: 200, 9: 140, 14: 110, 10: 100, 13: 100, 12: 100}
-NT_QUADS = {14: 190, 10: 100, 13: 100, 12: 100, 11: 100}
-TRUMP_WEIGHT = {11: 26, 14: 14, 10: 11}
-
-
-def quick_values(hand: Sequence[Card]) -> dict[str, float]:
-    """``hand_value`` for every contract type, fast and a little rougher
-    (a card may count in two combinations): for weighing sampled hands
-    against the bids, many times per decision."""
-    by_suit: dict[str, set[int]] = {s: set() for s in "CDHS"}
-    for c in hand:
-        by_suit[c.suit].add(c.rank)
-    combos = 0
-    for ranks in by_suit.values():
-        run = 0
-        for rank in range(7, 16):
-            if rank in ranks:
-                run += 1
-                continue
-            if run >= 3:
-                combos += RUN_VALUES.get(run, 100)
-            run = 0
-    fours = [r for r in range(7, 15) if all(r in ranks for ranks in by_suit.values())]
-    values: dict[str, float] = {}
-    for strain in STRAINS:
-        value = float(
-            combos
-            + sum(NT_QUADS.get(r, 0) if strain == "NT" else SUIT_QUADS.get(r, 0) for r in fours)
-        )
-        trumps = by_suit.get(strain, set())
-        n = len(trumps)
-        for rank in trumps:
-            if rank == 9:
-                value += 18 if 11 in trumps or n >= 3 else 10
-            else:
-                value += TRUMP_WEIGHT.get(rank, 6)
-        value += max(0, n - 3) * 8
-        if strain != "NT":
-            if n <= 1:
-                value -= 25
-            if 12 in trumps and 13 in trumps:
-                value += 20
-        for suit, ranks in by_suit.items():
-            if suit == strain:
-                continue
-            for rank in ranks:
-                if rank == 14:
-                    value += 24 if strain == "NT" else 14
-                elif rank == 10:
-                    value += (12 if 14 in ranks else 4) + (6 if strain == "NT" else 0)
-                else:
-                    value += PLAIN_POINTS_WEIGHT.get(rank, 0.0)
-        values[strain] = value
-    return values
-
-
-#: what a plain K, Q or J adds to a hand's value (0.3 of its points)
-PLAIN_POINTS_WEIGHT = {13: 1.2, 12: 0.9, 11: 0.6}
-
-
 @dataclass(frozen=True)
 class Said:
     """One bazar action as evidence: who, the bid (level, strain) or None
@@ -229,16 +171,26 @@ class Said:
 
 
 def auction_evidence(view: Observation) -> list[Said]:
-    """The bazar so far, action by action, with what each one tells."""
+    """The bazar so far, action by action, with what each one tells the
+    viewer.  The partner's actions after the viewer's first bid are left
+    out: they answer the viewer's bids, so they tell about the partnership
+    (which the viewer's own hand is part of) more than about the partner's
+    hand, and reading them as the partner's strength alone would have two
+    partners raise each other without end."""
     said: list[Said] = []
     standing: tuple[int, int] | None = None  # (seat, level)
     doubled = False
+    viewer_bid = False
+    partner = (view.seat + 2) % 4 if view.seat is not None else None
     for seat, text in view.auction:
         words = text.split()
+        answering = seat == partner and viewer_bid
         if words[0] == "bid":
-            said.append(Said(seat, (int(words[1]), words[2]), None))
+            if not answering:
+                said.append(Said(seat, (int(words[1]), words[2]), None))
             standing = (seat, int(words[1]))
-        elif words[0] == "pass" and not doubled:
+            viewer_bid = viewer_bid or seat == view.seat
+        elif words[0] == "pass" and not doubled and not answering:
             if standing is None:
                 said.append(Said(seat, None, 8))
             elif standing[0] % 2 != seat % 2:
@@ -330,12 +282,17 @@ class Prices:
             self.values[action].append(value)
 
     def decided(self, z: float = 2.5, resolution: float = 1.0) -> bool:
-        """One action is significantly better than each other, or the
-        difference left is below ``resolution`` (the play search's rule)."""
+        """Enough simulated deals (the play search's rules, ``engine.ai.
+        evidence``): every other action is significantly worse than the
+        best or known to within ``resolution`` of it; or, from
+        ``MIN_SAFE_WORLDS`` deals on, the expected loss of taking the best
+        now is below ``resolution``."""
         n = len(next(iter(self.values.values())))
         means = {a: sum(v) / n for a, v in self.values.items()}
         best = max(means, key=lambda a: means[a])
         top = self.values[best]
+        open_ = False
+        regret = 0.0
         for action, values in self.values.items():
             if action == best:
                 continue
@@ -343,9 +300,10 @@ class Prices:
             mean = sum(diffs) / n
             var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
             se = math.sqrt(var / n)
+            regret += expected_excess(-mean, se)
             if mean - z * se <= 0 and z * se >= resolution:
-                return False
-        return True
+                open_ = True
+        return not open_ or (n >= MIN_SAFE_WORLDS and regret < resolution)
 
 
 def blot_bid(
@@ -372,21 +330,55 @@ def blot_bid(
     evidence = auction_evidence(view)
     telling = {e.seat for e in evidence} - {seat}
 
-    def sample() -> dict[int, list[Card]]:
+    # only opponents' hands are dealt around an explanation of their bids:
+    # a partner's bids are read at face value (``auction_evidence``)
+    bidders = {e.seat: e.bid for e in evidence if e.bid is not None and e.seat % 2 != seat % 2}
+
+    def deal(explain: set[int]) -> dict[int, list[Card]]:
+        """The unseen cards dealt at random, the hands of the bidders in
+        ``explain`` around an explanation of their bid (``blot_hands``)."""
         cards = unseen[:]
         rng.shuffle(cards)
-        hands = {s: cards[8 * i : 8 * i + 8] for i, s in enumerate(others)}
-        hands[seat] = list(view.hand)
+        hands: dict[int, list[Card]] = {seat: list(view.hand)}
+        for s in explain:
+            core = explanation(bidders[s][1], cards, rng)
+            taken = set(core)
+            rest = [c for c in cards if c not in taken]
+            hands[s], cards = core + rest[: 8 - len(core)], rest[8 - len(core) :]
+        for s in others:
+            if s not in hands:
+                hands[s], cards = cards[:8], cards[8:]
         return hands
 
     def misfit(hands: dict[int, list[Card]]) -> float:
         return sum(evidence_misfit(s, hands[s], evidence) for s in telling)
 
+    def sample() -> dict[int, list[Card]]:
+        """Of ``TRIES`` random deals, the one that best explains the bazar;
+        when even that one leaves a bid far from explained (a bid above
+        what chance deals support), ``TRIES`` more with that bidder's hand
+        dealt around an explanation compete too."""
+        best: dict[int, list[Card]] = {}
+        best_fit = math.inf
+        for _ in range(TRIES):
+            hands = deal(set())
+            fit = misfit(hands)
+            if fit < best_fit:
+                best, best_fit = hands, fit
+        unexplained = {s for s in bidders if evidence_misfit(s, best[s], evidence) > UNEXPLAINED}
+        if unexplained:
+            for _ in range(TRIES):
+                hands = deal(unexplained)
+                fit = misfit(hands)
+                if fit < best_fit:
+                    best, best_fit = hands, fit
+        return best
+
     playouts = sorted(chosen.playouts())
     prices = Prices(view, chosen)
     n = 0
     while n < max_worlds and time.perf_counter() < deadline:
-        hands = best_explained(sample, misfit, TRIES) if telling else sample()
+        hands = sample() if telling else deal(set())
         prices.add({key: play(hands, key[0], key[1], first) for key in playouts})
         n += 1
         if n >= MIN_WORLDS and n % 4 == 0 and prices.decided():

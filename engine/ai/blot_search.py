@@ -34,13 +34,14 @@ same choice.  ``last["how"]`` says how the last decision ended.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Sequence
 from typing import Any
 
 from engine.ai.base import BaseAgent, get_agent, register_agent
-from engine.ai.blot_bidding import blot_bid
+from engine.ai.blot_bidding import auction_evidence, blot_bid, evidence_misfit
 from engine.ai.blot_model import INDEX, Deal, mask_of
 from engine.ai.blot_rollout import play_out
 from engine.ai.blot_solver import OutOfTime, Solver, score_margin
@@ -59,6 +60,8 @@ DECK = blot_deck()
 TIME_CAP_MS = 240
 #: cards left at which a world is solved exactly
 EXACT_CARDS = 16
+#: sampled deals per world of which the one that best explains the bazar is kept
+WORLD_TRIES = 4
 #: cards left at which a play-out hands over to the exact solver
 ENDGAME_CARDS = 8
 #: work, in about a microsecond of this 2-core machine each: a card of a
@@ -81,7 +84,7 @@ class BlotWorlds:
     """The worlds of one play decision: everything that depends only on the
     view is worked out once; ``sample`` deals the hidden hands."""
 
-    def __init__(self, view: Observation) -> None:
+    def __init__(self, view: Observation, tries: int = 1) -> None:
         assert view.seat is not None and view.contract is not None
         assert view.declarer is not None and view.trick_leader is not None
         self.seat = view.seat
@@ -116,9 +119,17 @@ class BlotWorlds:
             decl,
         )
         self.pair = mask_of([Card(13, trump), Card(12, trump)]) if trump is not None else 0
+        # the bazar is evidence too: of ``tries`` deals, the one whose hands
+        # (with the cards already played) best explain it is kept
+        self.evidence = auction_evidence(view)
+        self.telling = sorted({e.seat for e in self.evidence} - {view.seat})
+        self.tries = tries if self.telling else 1
+        self.played: dict[int, list[Card]] = {s: [] for s in range(4)}
+        for seat, card in view.played:
+            self.played[seat].append(card)
 
-    def sample(self, rng: random.Random) -> Deal:
-        hands = deal_unseen(
+    def _deal(self, rng: random.Random) -> dict[int, list[Card]]:
+        return deal_unseen(
             self.unseen,
             self.counts,
             rng,
@@ -126,6 +137,21 @@ class BlotWorlds:
             required=self.held,
             forbidden_cards=self.missing,
         )
+
+    def _misfit(self, hands: dict[int, list[Card]]) -> float:
+        return sum(
+            evidence_misfit(s, hands[s] + self.played[s], self.evidence) ** 2 for s in self.telling
+        )
+
+    def sample(self, rng: random.Random) -> Deal:
+        hands = self._deal(rng)
+        if self.tries > 1:
+            fit = self._misfit(hands)
+            for _ in range(self.tries - 1):
+                other = self._deal(rng)
+                other_fit = self._misfit(other)
+                if other_fit < fit:
+                    hands, fit = other, other_fit
         deal = self.template.copy()
         deal.hands = [self.hand if s == self.seat else mask_of(hands[s]) for s in range(4)]
         if self.pair:
@@ -165,6 +191,7 @@ class BlotSearch(BaseAgent):
         self.bid_worlds = int(kw.get("bid_worlds", 48))
         self.min_worlds = int(kw.get("min_worlds", 6))
         self.exact_cards = int(kw.get("exact_cards", EXACT_CARDS))
+        self.world_tries = int(kw.get("world_tries", WORLD_TRIES))
         self.z = float(kw.get("z", 2.5))
         #: standard errors by which the leader must beat the heuristic's choice
         self.prefer_own = float(kw.get("prefer_own", 1.0))
@@ -172,6 +199,9 @@ class BlotSearch(BaseAgent):
         self.min_safe_worlds = int(kw.get("min_safe_worlds", MIN_SAFE_WORLDS))
         self.work_cap = int(kw.get("work", min(self.budget_ms, self.time_cap_ms) * WORK_PER_MS))
         self._work = 0
+        #: False: no clock at all, the world and work caps alone (benchmarks
+        #: of strength: the table's profile, reproducible on a busy machine)
+        self.clock = bool(kw.get("clock", True))
         #: how the last decision went (tests and benchmarks read it)
         self.last: dict[str, Any] = {}
 
@@ -184,7 +214,7 @@ class BlotSearch(BaseAgent):
     ) -> Action:
         start = time.perf_counter()
         limit = min(self.budget_ms, self.time_cap_ms)
-        deadline = start + (limit - max(5.0, 0.15 * limit)) / 1000
+        deadline = start + (limit - max(5.0, 0.15 * limit)) / 1000 if self.clock else math.inf
         legal = list(legal)
         if len(legal) == 1:
             return self._done(legal[0], "only_action", 0, start)
@@ -196,7 +226,7 @@ class BlotSearch(BaseAgent):
         own = self.fallback.act(view, legal)
         candidates = [own if own in c else c[0] for c in classes]
         evidence = Evidence(list(candidates))
-        worlds = BlotWorlds(view)
+        worlds = BlotWorlds(view, self.world_tries)
         team = view.seat % 2 if view.seat is not None else 0
         self._work = 0
         stop = "max_worlds"

@@ -14,7 +14,7 @@ from engine.core.view import Observation
 
 BL = get_game("blot")
 #: small, world-counted budgets: quick, and the same on a busy machine
-QUICK = {"budget_ms": 10**6, "time_cap_ms": 10**6, "max_worlds": 8, "bid_worlds": 12}
+QUICK = {"clock": False, "max_worlds": 8, "bid_worlds": 12}
 
 
 def agent(seed: int = 0, **kw: Any) -> Any:
@@ -113,16 +113,34 @@ def test_a_strong_trump_hand_bids_it():
 
 
 def test_doubles_an_opponent_who_cannot_make_it():
-    # seat 1 bids 16 hearts; seat 2 holds J 9 A T of hearts and two aces
+    # seat 1 bids 16 hearts; seat 2 holds J 9 A T Q of hearts, and a J, 9,
+    # A, T, K and Q, so nobody else has a four of a kind to count on
     state = bazar(
         [
             "7C 8C 7D 8D 7S 8S 9S 7H",
-            "KH QH 8H KC QC KD QD KS",
-            "JH 9H AH TH AC AD TS TC",
-            "9C JC TD JD 9D AS QS JS",
+            "KH 8H AC TC QC 9D KD QS",
+            "JH 9H AH TH QH KC AD TS",
+            "9C JC TD JD QD AS KS JS",
         ],
         ["pass", "bid 16 H"],
     )
     legal = state.legal_actions()
     assert CONTRA in legal
     assert agent(bid_worlds=24).act(state.view(2), legal) == CONTRA
+
+
+def test_does_not_double_a_high_bid_that_a_declaration_may_explain():
+    # 20 diamonds from seat 1: four jacks (200 towards the contract) would
+    # explain it, and seat 2 holds no jack; it must not double
+    state = bazar(
+        [
+            "7C 8C 7D 8D 7S 8S 9S 7H",
+            "JC JD JH JS 9D AD KC QC",
+            "AH TH KH QH AC TC AS TS",
+            "9C KD QD TD 9H 8H KS QS",
+        ],
+        ["pass", "bid 20 D"],
+    )
+    legal = state.legal_actions()
+    assert CONTRA in legal
+    assert agent(bid_worlds=24).act(state.view(2), legal) != CONTRA
