@@ -17,7 +17,7 @@ from bot import rulebook
 from bot.cogs.common import game_autocomplete
 from bot.i18n import current, t, using
 from bot.i18n.terms import game_title
-from bot.ui import render
+from bot.ui import render, tournament_help
 from bot.ui.actors import actor_of
 from bot.ui.text import fmt_score
 from engine import EngineError, get_game
@@ -62,6 +62,7 @@ def rules_embeds(
     how to open one."""
     title = rulebook.title(game, lang)
     every = [s.title for s in rulebook.sections(game, lang)]
+    every.append(tournament_help.section_title())
     footer = render.clip(
         t(
             "Sections: {sections}. Open one with /rules game:{game} section:",
@@ -104,8 +105,16 @@ async def section_autocomplete(
     except EngineError:
         return []
     low = (current or "").strip().lower()
-    titles = [s.title for s in rulebook.sections(game, _book_language()) if low in s.title.lower()]
+    every = [s.title for s in rulebook.sections(game, _book_language())]
+    every.append(tournament_help.section_title())
+    titles = [title for title in every if low in title.lower()]
     return [app_commands.Choice(name=t[:100], value=t[:100]) for t in titles[:25]]
+
+
+def _is_tournaments(section: str) -> bool:
+    """The tournaments section, asked for in the reader's words or in English."""
+    asked = " ".join(section.split()).casefold()
+    return asked in {tournament_help.section_title().casefold(), "tournaments", "tournament"}
 
 
 def _book_language() -> str:
@@ -207,6 +216,10 @@ class Stats(commands.Cog):
             found = rulebook.section(spec.name, section, lang) or rulebook.section(
                 spec.name, section
             )
+            if found is None and _is_tournaments(section):
+                found = rulebook.Section(
+                    tournament_help.section_title(), tournament_help.help_text()
+                )
             if found is None:
                 names = ", ".join(s.title for s in rulebook.sections(spec.name, lang))
                 text = "⚠️ " + t(

@@ -28,6 +28,7 @@ from bot.i18n.terms import game_title
 from bot.services.tournaments import FINISHED, LOBBY, TournamentInfo, TournamentService
 from bot.ui import render
 from bot.ui.actors import actor_of
+from bot.ui.tournament_help import help_text
 from engine import get_game
 
 if TYPE_CHECKING:
@@ -91,22 +92,6 @@ def standings_text(info: TournamentInfo) -> str:
             )
         lines.append(text)
     return render.clip("\n".join(lines))
-
-
-def help_text() -> str:
-    return t(
-        "A duplicate tournament takes the luck out of the cards: every table plays the same "
-        "deals (boards), and your score on a board is compared only with the others who held "
-        "the same cards at the other tables. A moderator opens one with /tournament new "
-        "(game, number of boards, number of tables); players join with /tournament join "
-        "(partners join one after the other) and empty places are played by AI. After "
-        "/tournament start, each round is one board at every table; players move between "
-        "seats and tables so that everyone meets each hand. Pairs are scored in IMPs or "
-        "matchpoints, Callbreak and Backalley players seat by seat in matchpoints. The "
-        "standings message is updated after every board and the tournament goes on after a "
-        "restart of the bot. /tournament leaderboard ranks the server's players by "
-        "tournaments won."
-    )
 
 
 @app_commands.guild_only()

@@ -110,11 +110,23 @@ async def test_a_section_is_chosen_by_name(fake, bot):
 
 async def test_section_names_complete_from_the_books_headings(fake, bot):
     (answer,) = await run(bot, fake, payload(fake, 4, section_autocomplete("blot", ""), MEMBER))
-    assert choices(answer) == [s.title for s in rulebook.sections("blot")]
+    assert choices(answer) == [s.title for s in rulebook.sections("blot")] + ["Tournaments"]
     (answer,) = await run(bot, fake, payload(fake, 4, section_autocomplete("blot", "sco"), MEMBER))
     assert choices(answer) == ["Scoring"]
     (answer,) = await run(bot, fake, payload(fake, 4, section_autocomplete("chess", ""), MEMBER))
     assert choices(answer) == []
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+async def test_every_game_explains_duplicate_tournaments(fake, bot, game):
+    """Issue 16: /rules explains tournaments in a paragraph a moderator understands."""
+    (answer,) = await run(bot, fake, payload(fake, 4, section_autocomplete(game, "tour"), MEMBER))
+    assert choices(answer) == ["Tournaments"]
+    reply = await rules(bot, fake, game, "Tournaments")
+    (embed,) = embeds_of(reply)
+    assert embed["title"].endswith("— Tournaments")
+    assert "/tournament new" in embed["description"] and "boards" in embed["description"]
+    assert "Tournaments" in embed["footer"]["text"]
 
 
 @pytest.mark.parametrize("game", list(GAMES))
