@@ -211,6 +211,7 @@ class Load:
             *(self.person(i, stop) for i in range(args.tables)),
         )
         elapsed = time.monotonic() - self.started
+        cpu = time.process_time() - self.cpu_started
         moves = self.service.store.commit_stats()["moves"] - self.moves_before
         batches = self.service.store.commit_stats()["batches"] - self.batches_before
         bar.cancel()
@@ -223,6 +224,8 @@ class Load:
             "ai": args.ai,
             "game": args.game,
             "moves_per_s": round(moves / elapsed, 1),
+            # the share of one core this process used (its CPU time / wall time)
+            "cpu_share": round(cpu / elapsed, 2),
             "act_ms_p50": round(pct(self.act_ms, 0.5), 1),
             "act_ms_p99": round(pct(self.act_ms, 0.99), 1),
             "loop_lag_ms_p99": round(pct(self.lag_ms, 0.99), 1),
@@ -242,6 +245,7 @@ class Load:
         await asyncio.sleep(max(0.0, at - time.monotonic()))
         self.rss_live = rss_bytes()
         self.started = time.monotonic()
+        self.cpu_started = time.process_time()
         stats = self.service.store.commit_stats()
         self.moves_before, self.batches_before = stats["moves"], stats["batches"]
         self.measuring = True

@@ -16,13 +16,14 @@ transactions run one at a time in this process on one writer connection
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import Row, bindparam, delete, insert, select, update
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.sql import Executable
 
 from bot.db.errors import (
@@ -49,6 +50,7 @@ from bot.db.schema import upgrade_to_head
 from bot.db.session import (
     BUSY_TIMEOUT_MS,
     DEFAULT_SYNCHRONOUS,
+    bulk_reader_engine,
     is_sqlite,
     make_engine,
     make_sessionmaker,
@@ -117,7 +119,9 @@ class Store:
         self.shards = shards or Shards()
         self.engine = make_engine(url, busy_timeout=busy_timeout, synchronous=synchronous)
         self.sessions = make_sessionmaker(self.engine)
+        self.bulk_engine: Engine | None = None
         if is_sqlite(url):
+            self.bulk_engine = bulk_reader_engine(url, busy_timeout=busy_timeout)
             self.writer = Writer(
                 where=self.where,
                 write_wait=write_wait,
@@ -153,6 +157,8 @@ class Store:
     async def close(self) -> None:
         await self.writer.close()
         await self.engine.dispose()
+        if self.bulk_engine is not None:
+            await asyncio.to_thread(self.bulk_engine.dispose)
 
     def commit_stats(self) -> dict[str, float]:
         """Transactions, writes and moves written by the group commit so far."""
@@ -245,43 +251,25 @@ class Store:
     async def resumable(self, table_ids: Sequence[int]) -> list[Resumable]:
         """The given tables (in this process's shards), each with its seats
         and its action log as (seq, notation, seat) tuples, in three queries
-        whatever their number.  Plain rows, no ORM objects: resuming a
-        thousand tables reads 140,000 moves.  A table whose seat rows are
-        damaged comes with an empty seat list (``table()`` names it)."""
+        whatever their number (resuming a thousand tables at start reads
+        140,000 moves).  Plain rows, no ORM objects, built off the event
+        loop on SQLite (a worker thread; ``bulk_reader_engine``).  A table
+        whose seat rows are damaged comes with an empty seat list
+        (``table()`` names it)."""
         ids = sorted(set(table_ids))
         if not ids:
             return []
-        async with self.sessions() as session:
-            tables = list(
-                await session.execute(
-                    select(*TableRow.__table__.columns)
-                    .where(TableRow.id.in_(ids), TableRow.shard.in_(sorted(self.shards.ids)))
-                    .order_by(TableRow.id)
-                )
-            )
-            seats: dict[int, list[Row[Any]]] = {t.id: [] for t in tables}
-            moves: dict[int, list[tuple[int, str, int]]] = {t.id: [] for t in tables}
-            for seat in await session.execute(
-                select(*SeatRow.__table__.columns)
-                .where(SeatRow.table_id.in_(ids))
-                .order_by(SeatRow.table_id, SeatRow.seat)
-            ):
-                if seat.table_id in seats:
-                    seats[seat.table_id].append(seat)
-            rows = await session.execute(
-                select(ActionRow.table_id, ActionRow.seq, ActionRow.notation, ActionRow.seat)
-                .where(ActionRow.table_id.in_(ids))
-                .order_by(ActionRow.table_id, ActionRow.seq)
-            )
-            for table_id, seq, notation, seat_no in rows:
-                if table_id in moves:
-                    moves[table_id].append((seq, notation, seat_no))
-        out: list[Resumable] = []
-        for table in tables:
-            numbers = [s.seat for s in seats[table.id]]
-            ok = len(numbers) >= 2 and numbers == list(range(len(numbers)))
-            out.append((table, seats[table.id] if ok else [], moves[table.id]))
-        return out
+        shard_ids = sorted(self.shards.ids)
+        if self.bulk_engine is not None:
+            bulk = self.bulk_engine
+
+            def read() -> list[Resumable]:
+                with bulk.connect() as conn:
+                    return read_resumable(conn, ids, shard_ids)
+
+            return await asyncio.to_thread(read)
+        async with self.engine.connect() as conn:
+            return await conn.run_sync(read_resumable, ids, shard_ids)
 
     @_reported
     async def tables_with_status(self, statuses: Sequence[str]) -> list[int]:
@@ -462,3 +450,38 @@ class Store:
             )
 
         await self._write(job)
+
+
+def read_resumable(conn: Connection, ids: list[int], shard_ids: list[int]) -> list[Resumable]:
+    """``Store.resumable``'s three queries (synchronous: a worker thread on
+    SQLite, ``run_sync`` on PostgreSQL)."""
+    tables = list(
+        conn.execute(
+            select(*TableRow.__table__.columns)
+            .where(TableRow.id.in_(ids), TableRow.shard.in_(shard_ids))
+            .order_by(TableRow.id)
+        )
+    )
+    seats: dict[int, list[Row[Any]]] = {t.id: [] for t in tables}
+    moves: dict[int, list[tuple[int, str, int]]] = {t.id: [] for t in tables}
+    for seat in conn.execute(
+        select(*SeatRow.__table__.columns)
+        .where(SeatRow.table_id.in_(ids))
+        .order_by(SeatRow.table_id, SeatRow.seat)
+    ):
+        if seat.table_id in seats:
+            seats[seat.table_id].append(seat)
+    rows = conn.execute(
+        select(ActionRow.table_id, ActionRow.seq, ActionRow.notation, ActionRow.seat)
+        .where(ActionRow.table_id.in_(ids))
+        .order_by(ActionRow.table_id, ActionRow.seq)
+    )
+    for table_id, seq, notation, seat_no in rows:
+        if table_id in moves:
+            moves[table_id].append((seq, notation, seat_no))
+    out: list[Resumable] = []
+    for table in tables:
+        numbers = [s.seat for s in seats[table.id]]
+        ok = len(numbers) >= 2 and numbers == list(range(len(numbers)))
+        out.append((table, seats[table.id] if ok else [], moves[table.id]))
+    return out

@@ -117,6 +117,24 @@ def writer_engine(
     return engine.execution_options(**{BEGIN_OPTION: "IMMEDIATE"})
 
 
+def bulk_reader_engine(url: str, *, busy_timeout: float = BUSY_TIMEOUT_MS / 1000) -> Engine:
+    """An engine for big reads on SQLite (resuming a thousand tables), used
+    from a worker thread: the rows are made into Python objects there, not
+    on the event loop (aiosqlite hands them over raw and SQLAlchemy builds
+    the rows on the loop: a 30,000-row read stalled it for 100 ms and more)."""
+    sync_url = make_url(url).set(drivername="sqlite")
+    engine = create_engine(
+        sync_url, pool_size=1, max_overflow=0, connect_args={"check_same_thread": False}
+    )
+    _set_up_sqlite(
+        engine,
+        foreign_keys=True,
+        busy_timeout_ms=round(busy_timeout * 1000),
+        synchronous=DEFAULT_SYNCHRONOUS,
+    )
+    return engine
+
+
 def checked_synchronous(mode: str) -> str:
     value = str(mode).strip().upper()
     if value not in SYNCHRONOUS_MODES:

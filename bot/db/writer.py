@@ -224,15 +224,19 @@ def moves_in(conn: Connection, moves: list[PendingMove], *, savepoint: bool) -> 
             except IntegrityError as exc:
                 out.append((move, move_refused(exc, move), None))
             else:
-                out.append((move, None if landed else duplicate(move), None))
+                out.append((move, None if move in landed else duplicate(move), None))
         return out
-    return [(m, None if m.key in written else duplicate(m), None) for m in moves]
+    return [(m, None if m in written else duplicate(m), None) for m in moves]
 
 
-def insert_moves(conn: Connection, moves: list[PendingMove]) -> set[tuple[int, int]]:
+def insert_moves(conn: Connection, moves: list[PendingMove]) -> list[PendingMove]:
     """The INSERT (one statement, many rows), then the tables' deadlines and
-    seat fields of the moves that landed; the (table, seq) of those."""
+    seat fields of the moves that landed; those moves.  Of two moves for one
+    (table, seq) slot in the same group only the first can land."""
     now = utcnow()
+    firsts: dict[tuple[int, int], PendingMove] = {}
+    for m in moves:
+        firsts.setdefault(m.key, m)  # the first move of each slot; the others are duplicates
     dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
     statement = (
         dialect.insert(ActionRow)
@@ -252,11 +256,11 @@ def insert_moves(conn: Connection, moves: list[PendingMove]) -> set[tuple[int, i
                 "by_ai": m.by_ai,
                 "created_at": now,
             }
-            for m in moves
+            for m in firsts.values()
         ],
     )
     written = {(t, q) for t, q in rows}
-    landed = [m for m in moves if m.key in written]
+    landed = [m for m in firsts.values() if m.key in written]
     if landed:
         conn.execute(
             update(TableRow)
@@ -272,7 +276,7 @@ def insert_moves(conn: Connection, moves: list[PendingMove]) -> set[tuple[int, i
                 .where(SeatRow.table_id == m.table_id, SeatRow.seat == target)
                 .values(**m.seat_fields)
             )
-    return written
+    return landed
 
 
 def move_refused(exc: IntegrityError, move: PendingMove) -> Exception:

@@ -6,6 +6,7 @@ Only the ``TableService`` mutates a ``LiveTable``, always under its lock.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +46,15 @@ class LiveTable:
     finishing: bool = False
     #: the shard this process writes the table's moves under (``bot.db.shards``)
     shard: int = 0
+    #: told whenever ``deadline`` changes (the service's index of deadlines)
+    on_deadline: Callable[[LiveTable], None] | None = field(default=None, repr=False, compare=False)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if name == "deadline":
+            hook = self.__dict__.get("on_deadline")
+            if hook is not None:
+                hook(self)
 
     @property
     def active(self) -> bool:

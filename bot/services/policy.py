@@ -33,6 +33,9 @@ RESUME_FIRST_CHUNK = 16
 RESUME_CHUNK = 200
 RESUME_SLICE_SECONDS = 0.005
 RESUME_RETRY = (0.1, 5.0)
+#: a resume of this many tables or more pauses the cyclic garbage collector
+#: (resume.py, ``_settle_memory``)
+RESUME_GC_PAUSE_TABLES = 100
 #: an idle lobby closes after this long
 LOBBY_SECONDS = 2 * 3600
 #: ended tables kept in memory for late clicks and posts

@@ -13,15 +13,8 @@ Authority lives here (DESIGN.md): every call that changes or reveals a
 table takes the caller's ``Actor``; a table from another server is refused
 as unknown; host-only and moderator-only actions are checked here.
 
-Resume (``start``): the unfinished tables this process owns -- by front
-end (``owns``) and by shard (``store.shards``) -- are read in a few
-queries, a chunk at a time with the next chunk read while this one is
-replayed, and replayed on the event loop in slices of a few milliseconds
-that yield in between, so people are served from the first moment.  A
-table not replayed yet answers ``Resuming`` ("one moment") and moves to the
-front of the queue.  Resuming writes nothing (a match found over is
-finished, once): the grace a timer gets for the downtime is given again on
-any later restart, so it lives in memory.
+Resume after a restart is ``resume.py``: a table not replayed yet answers
+``Resuming`` ("one moment") while the others are served.
 
 Extensions of the contract: ``wait_idle(table_id)`` (until no AI move is
 pending: the terminal and tests use it) and ``expire_due()`` (one pass of
@@ -33,11 +26,10 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
-import json
 import logging
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.db.repositories import DuplicateAction, Store, StoreUnavailable, TableNotOwned
@@ -55,13 +47,12 @@ from bot.services.errors import (
     TableNotFound,
     WrongStatus,
 )
-from bot.services.live import ACTIVE, LiveTable
+from bot.services.live import LiveTable
 from bot.services.lobby import LobbyMixin
 from bot.services.models import (
     LeaderboardRow,
     PrivateView,
     ResultInfo,
-    SeatInfo,
     TableInfo,
     TableUpdate,
 )
@@ -72,13 +63,9 @@ from bot.services.policy import (
     MAX_OPEN_PER_HOST,
     PING_MODES,
     RECENT_ENDED,
-    RESUME_CHUNK,
-    RESUME_FIRST_CHUNK,
-    RESUME_GRACE_SECONDS,
-    RESUME_RETRY,
-    RESUME_SLICE_SECONDS,
 )
 from bot.services.results import MatchOutcome, ResultRecorder
+from bot.services.resume import ResumeMixin
 from bot.services.settings import GuildSettings
 from bot.services.thinking import Thinker
 from bot.services.turns import TurnsMixin
@@ -118,7 +105,7 @@ def _store_errors_as_service_errors(cls: type[Any]) -> type[Any]:
 
 
 @_store_errors_as_service_errors
-class TableService(LobbyMixin, TurnsMixin):
+class TableService(ResumeMixin, LobbyMixin, TurnsMixin):
     def __init__(
         self,
         store: Store,
@@ -166,153 +153,13 @@ class TableService(LobbyMixin, TurnsMixin):
         self._pending: dict[int, None] = {}
         #: pending tables somebody asked for: resumed next
         self._urgent: deque[int] = deque()
+        #: (deadline, table id) of live tables, outdated entries included (turns.py)
+        self._deadline_index: list[tuple[float, int]] = []
+        #: per game, actions parsed from their text (replays share them)
+        self._parse_cache: dict[str, dict[str, Any]] = {}
         self._resuming: asyncio.Task[None] | None = None
 
     # -- life cycle ---------------------------------------------------------------------
-    async def start(self, *, dispatch_deadlines: bool = True, wait: bool = True) -> None:
-        """Resume every unfinished table this process owns by replaying its
-        log: finish a match that was over when the process died, give every
-        running timer a grace period for the downtime, and let AI seats go
-        on.  Tables of this process's shards that were made under another
-        shard count are claimed first (``Store.claim``).
-
-        With ``wait=False`` this returns as soon as the tables are known and
-        the bot serves people while they are replayed (see the module)."""
-        await self.thinker.start()
-        heads = [h for h in await self.store.table_heads(ACTIVE) if self.owns(h[1], h[2])]
-        shards = self.store.shards
-        moved = {h[0]: shards.shard_of(h[1]) for h in heads if shards.shard_of(h[1]) != h[3]}
-        if moved:
-            claimed = await self.store.claim(moved)
-            log.info("claimed %d unfinished tables for %s", claimed, shards)
-        self._pending = dict.fromkeys(h[0] for h in heads)
-        self._urgent.clear()
-        self._resuming = asyncio.create_task(self._resume_all(), name="cardtable-resume")
-        if dispatch_deadlines:
-            self.deadlines.start()
-        if wait:
-            await self._resuming
-
-    async def _resume_all(self) -> None:
-        """Read the pending tables a chunk at a time (the next chunk is read
-        while this one is replayed) and resume them in slices."""
-        order = list(self._pending)
-        chunks = [order[:RESUME_FIRST_CHUNK]] + [
-            order[i : i + RESUME_CHUNK] for i in range(RESUME_FIRST_CHUNK, len(order), RESUME_CHUNK)
-        ]
-        reading = self._read_ahead(chunks, 0)
-        for index in range(len(chunks)):
-            assert reading is not None
-            loaded = await reading
-            reading = self._read_ahead(chunks, index + 1)
-            ready = {entry[0].id: entry for entry in loaded}
-            for table_id in chunks[index]:
-                if table_id not in ready and table_id in self._pending:
-                    # not in our shards any more (claimed meanwhile) or damaged rows
-                    ready[table_id] = None
-            await self._resume_chunk(ready)
-        while self._urgent:  # asked for after their chunk went by (a read that failed)
-            await self._resume_chunk({})
-
-    def _read_ahead(self, chunks: list[list[int]], index: int) -> asyncio.Task[list[Any]] | None:
-        if index >= len(chunks):
-            return None
-        return asyncio.create_task(self._read_tables(chunks[index]))
-
-    async def _read_tables(self, table_ids: Sequence[int]) -> list[Any]:
-        """The rows of the tables still pending, retried while the store is
-        unavailable (they answer "resuming" meanwhile)."""
-        delay = RESUME_RETRY[0]
-        while True:
-            wanted = [t for t in table_ids if t in self._pending]
-            try:
-                return await self.store.resumable(wanted)
-            except StoreUnavailable as exc:
-                if not exc.retryable:
-                    return []  # damaged: each table is then loaded alone, and named
-                log.warning("resume: store unavailable (%s); retrying", exc)
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, RESUME_RETRY[1])
-
-    async def _resume_chunk(self, ready: dict[int, Any]) -> None:
-        """Replay the tables of ``ready`` (urgent ones first), yielding to
-        the event loop every ``RESUME_SLICE_SECONDS``."""
-        began = time.perf_counter()
-        while True:
-            table_id = await self._next_urgent(ready)
-            if table_id is None:
-                if not ready:
-                    return
-                table_id = next(iter(ready))
-            entry = ready.pop(table_id)
-            if table_id in self._pending:
-                await self._resume_entry(table_id, entry)
-            if time.perf_counter() - began >= RESUME_SLICE_SECONDS:
-                await asyncio.sleep(0)
-                began = time.perf_counter()
-
-    async def _next_urgent(self, ready: dict[int, Any]) -> int | None:
-        while self._urgent:
-            table_id = self._urgent.popleft()
-            if table_id not in self._pending:
-                continue
-            if table_id not in ready:
-                for entry in await self._read_tables([table_id]):
-                    ready[entry[0].id] = entry
-                ready.setdefault(table_id, None)
-            return table_id
-        return None
-
-    async def _resume_entry(self, table_id: int, entry: Any) -> None:
-        """Rebuild one table from its rows (or, without them, from the
-        store: a damaged table is then named) and put it in play."""
-        try:
-            if entry is not None and entry[1]:
-                live = self._build(*entry)
-            else:
-                live = await self._load(table_id)
-                if not self.owns(live.guild_id, live.channel_id) or not live.active:
-                    self._pending.pop(table_id, None)
-                    return
-        except StoreUnavailable as exc:
-            if exc.retryable:
-                self._urgent.append(table_id)  # stays pending: tried again
-                await asyncio.sleep(RESUME_RETRY[0])
-                return
-            self._give_up(table_id, exc)
-            return
-        except Exception as exc:  # one damaged table must not stop the others
-            self._give_up(table_id, exc)
-            return
-        self._pending.pop(table_id, None)
-        self.tables[table_id] = live
-        await self._resume(live)
-
-    def _give_up(self, table_id: int, exc: BaseException) -> None:
-        self._pending.pop(table_id, None)
-        self.broken[table_id] = str(exc)
-        log.error("table %s cannot be resumed: %s", table_id, exc)
-
-    async def resumed(self) -> None:
-        """Until every table found at start is resumed (tests, operators)."""
-        if self._resuming is not None:
-            await asyncio.shield(self._resuming)
-
-    async def _resume(self, live: LiveTable) -> None:
-        state = live.state
-        if live.status == "playing" and state is not None and state.is_over:
-            await self._finish(live, ())
-            return
-        now = self.clock()
-        if live.status == "lobby" and live.deadline is None:
-            live.deadline = now + self.lobby_seconds
-        elif live.deadline is not None and live.deadline < now + RESUME_GRACE_SECONDS:
-            live.deadline = now + RESUME_GRACE_SECONDS
-        self.deadlines.poke()
-        await self._publish(live, "resumed", ())
-        if live.status == "playing":
-            self._schedule(live)
-
     async def close(self) -> None:
         if self._resuming is not None and not self._resuming.done():
             self._resuming.cancel()
@@ -338,47 +185,6 @@ class TableService(LobbyMixin, TurnsMixin):
         if row.status in ("playing", "finished"):
             moves = [(a.seq, a.notation, a.seat) for a in await self.store.actions(table_id)]
         return self._build(row, seat_rows, moves)
-
-    def _build(
-        self, row: Any, seat_rows: list[Any], moves: list[tuple[int, str, int]]
-    ) -> LiveTable:
-        """A live table from its rows, its match rebuilt by replaying the log."""
-        live = LiveTable(
-            id=row.id,
-            guild_id=row.guild_id,
-            channel_id=row.channel_id,
-            message_id=row.message_id,
-            thread_id=row.thread_id,
-            host_id=row.host_id,
-            game=row.game,
-            variant=json.loads(row.variant),
-            seed=row.seed,
-            status=row.status,
-            turn_seconds=row.turn_seconds,
-            deadline=row.deadline,
-            seats=[SeatInfo(s.seat, s.user_id, s.name, s.ai, s.away) for s in seat_rows],
-            expiries={s.seat: s.expiries for s in seat_rows},
-            # the shard this process writes for it: computed, never read back
-            shard=self.store.shards.shard_of(row.guild_id),
-        )
-        if row.status in ("playing", "finished"):
-            if [seq for seq, _, _ in moves] != list(range(len(moves))):
-                raise ServiceError(
-                    "the action log of table #{table} has gaps", "corrupt_log", table=row.id
-                )
-            live.state = get_game(row.game).replay(
-                [notation for _, notation, _ in moves], seed=row.seed, variant=live.variant
-            )
-            live.actors = [seat for _, _, seat in moves]
-            if len(live.seats) != live.state.num_seats:
-                raise ServiceError(
-                    "table #{table} has {rows} seat rows for a {seats}-seat game",
-                    "corrupt_seats",
-                    table=row.id,
-                    rows=len(live.seats),
-                    seats=live.state.num_seats,
-                )
-        return live
 
     async def _reload(self, live: LiveTable) -> None:
         """Bring a live table back in line with the store (another writer, or
@@ -413,6 +219,7 @@ class TableService(LobbyMixin, TurnsMixin):
                 raise TableNotFound("there is no table #{table} here", table=table_id)
             if live.active:
                 live = self.tables.setdefault(table_id, live)
+                self._deadline_changed(live)  # indexed now that it is live
             else:
                 self._remember_ended(live)
         if live.needs_reload:

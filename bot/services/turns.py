@@ -11,6 +11,7 @@ the deadline task sleeps until the next deadline, ``deadlines.py``).
 from __future__ import annotations
 
 import asyncio
+import heapq
 import logging
 import random
 from typing import Any
@@ -139,9 +140,32 @@ class TurnsMixin:
             seconds = min(seconds, AWAY_TURN_SECONDS)
         return self.clock() + seconds
 
+    def _deadline_changed(self, live: LiveTable) -> None:
+        """A table's deadline changed, or it became live: index it
+        (``LiveTable.on_deadline``).  The index is rebuilt from the live
+        tables when outdated entries pile up."""
+        if live.deadline is not None:
+            heapq.heappush(self._deadline_index, (live.deadline, live.id))
+            if len(self._deadline_index) > 4 * len(self.tables) + 256:
+                self._deadline_index = [
+                    (t.deadline, t.id) for t in self.tables.values() if t.deadline is not None
+                ]
+                self._deadline_index.append((live.deadline, live.id))  # maybe not live yet
+                heapq.heapify(self._deadline_index)
+
     def _earliest_deadline(self) -> float | None:
-        times = [t.deadline for t in self.tables.values() if t.active and t.deadline is not None]
-        return min(times, default=None)
+        """The nearest deadline of a live table, from a heap whose outdated
+        entries (a deadline since changed, a table gone) are dropped when
+        they come to the top: the dispatcher asks after every move, and a
+        scan of every table was O(tables) each time."""
+        index = self._deadline_index
+        while index:
+            when, table_id = index[0]
+            live = self.tables.get(table_id)
+            if live is not None and live.active and live.deadline == when:
+                return when
+            heapq.heappop(index)
+        return None
 
     async def expire_due(self) -> int:
         """One dispatcher pass: idle lobbies close; for every person whose

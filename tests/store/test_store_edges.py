@@ -135,8 +135,10 @@ CALLS: dict[str, Callable[[Store, int], Awaitable[Any]]] = {
 
 
 def sync_engines(store: Store) -> set[Any]:
-    """The store's engines (reads; writes, which on SQLite have their own)."""
-    return {store.engine.sync_engine, store.writer.engine}
+    """The store's engines: reads; writes and bulk reads, which on SQLite
+    have their own."""
+    engines = {store.engine.sync_engine, store.writer.engine}
+    return engines | ({store.bulk_engine} if store.bulk_engine is not None else set())
 
 
 @pytest.mark.parametrize("method", sorted(CALLS))
