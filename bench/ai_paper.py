@@ -72,6 +72,7 @@ def one_match(seed: int, hero_team: int, args: dict[str, Any]) -> dict[str, Any]
         stats[f"{who} declared"] += 1
         stats[f"{who} made"] += bool(record.details["made"])
         stats[f"{who} doubled"] += "contra" in str(record.contract)
+        stats[f"{who} margin"] += record.scores[hero_team] - record.scores[1 - hero_team]
     deals = len(state.history)
     return {
         "margin": (state.scores[hero_team] - state.scores[1 - hero_team]) / deals,

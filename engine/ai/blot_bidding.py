@@ -135,9 +135,13 @@ def plan(view: Observation, legal: Sequence[Action]) -> Plan:
     plain = sorted({a.number or 0 for a in legal if a.verb == "bid" and not a.capot})
     capots = sorted({a.number or 0 for a in legal if a.verb == "bid" and a.capot})
     top = max(estimates.values())
-    for strain in STRAINS:
+    # while this side holds the bid, only a raise of its contract type: a
+    # partner who bids another type over it starts a bidding war the
+    # opponents only have to watch (each finds its own type better)
+    types = (standing.strain,) if ours and standing is not None else STRAINS
+    for strain in types:
         estimate = estimates[strain]
-        if estimate < top - 25:
+        if estimate < top - 25 and not ours:
             continue
         for level in plain[:LEVELS]:
             if 10 * level > estimate + SLACK:
