@@ -4,7 +4,7 @@ person's pace and AI seats answering, for a fixed time.
 python bench/load.py [--tables 500] [--seconds 180] [--warmup 20] [--pace 5]
                      [--ai normal] [--game callbreak] [--workers 0]
                      [--db URL] [--synchronous FULL|NORMAL] [--processes 1]
-                     [--timers] [--profile FILE] [--json]
+                     [--no-timers] [--profile FILE] [--json]
 
 Every move is persisted before it is acknowledged, exactly as in the bot
 (group commit: the moves that arrive together share one transaction).  The
@@ -325,7 +325,7 @@ def several_processes(args: argparse.Namespace, url: str) -> dict[str, Any]:
             value = getattr(args, name)
             if value is not None:
                 command += [f"--{name.replace('_', '-')}", str(value)]
-        command += ["--synchronous", args.synchronous] + (["--timers"] if args.timers else [])
+        command += ["--synchronous", args.synchronous] + ([] if args.timers else ["--no-timers"])
         children.append(subprocess.Popen(command, stdout=subprocess.PIPE, text=True))
     results = []
     for child in children:
@@ -373,7 +373,9 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--db", default=None, help="database URL (default: a temporary SQLite)")
     parser.add_argument("--synchronous", default="FULL", choices=("FULL", "NORMAL"))
     parser.add_argument("--processes", type=int, default=1, help="shard processes (one DB)")
-    parser.add_argument("--timers", action="store_true", help="90 s turn timers running")
+    parser.add_argument(
+        "--no-timers", dest="timers", action="store_false", help="no turn timers (default: 90 s)"
+    )
     parser.add_argument("--profile", default=None, help="cProfile the run into this file")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -52,8 +52,11 @@ class DeadlineScheduler:
         delay = None if when is None else when - self.clock()
         if delay is not None and delay <= 0:
             return
+        # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a
+        # cancellation that meets a poke, and close() then waits for ever
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._wake.wait(), timeout=delay)
+            async with asyncio.timeout(delay):
+                await self._wake.wait()
 
     async def _run(self) -> None:
         while True:
