@@ -121,8 +121,10 @@ def main() -> None:
     for who in ("hero", "villain"):
         declared = stats[f"{who} declared"]
         made = stats[f"{who} made"] / declared if declared else 0.0
+        margin = stats[f"{who} margin"] / declared if declared else 0.0
         print(
-            f"{who}: declared {declared} deals, made {made:.2f}, doubled {stats[f'{who} doubled']}"
+            f"{who}: declared {declared} deals, made {made:.2f}, "
+            f"doubled {stats[f'{who} doubled']}, hero margin on those {margin:+.1f} a deal"
         )
     if cpu:
         p50 = statistics.median(cpu)

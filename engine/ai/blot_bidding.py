@@ -15,10 +15,16 @@ Cheap first, so a decision is quick: the opening bazar has hundreds of
 legal bids, and most are out of reach.  A value-table estimate (the
 heuristic's ``hand_value`` plus what the partner's bids promise) keeps the
 contract types within reach of the best one, and for each only the levels
-the team might make; when nothing but ``pass`` is left the answer is
-immediate (``Plan.instant``).  Stops like the play search: once one action
-is significantly better than the rest, or what is left to tell apart is
-below a game point.
+the team might make; while this side holds the bid, only raises of its
+contract type; when nothing but ``pass`` is left the answer is immediate
+(``Plan.instant``).  Stops like the play search: once one action is
+significantly better than the rest, or what is left to tell apart is
+below a game point, or the expected loss of choosing now is.
+
+The bazar so far is evidence about the hidden hands (``auction_evidence``,
+``blot_hands``): bids and passes weigh the sampled deals, and an
+opponent's bid too high for chance deals to explain gets deals built
+around an explanation (a four of a kind, a run, top trumps).
 """
 
 from __future__ import annotations
@@ -117,8 +123,6 @@ def plan(view: Observation, legal: Sequence[Action]) -> Plan:
     result = Plan()
     if PASS in legal:
         result.actions[PASS] = standing
-    if standing is None and RECONTRA in legal:  # pragma: no cover - recontra needs a contract
-        return result
     if RECONTRA in legal and standing is not None:
         estimate = team_estimates(view)[standing.strain]
         if estimate + SLACK >= 10 * standing.level:

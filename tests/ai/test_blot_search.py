@@ -144,3 +144,22 @@ def test_does_not_double_a_high_bid_that_a_declaration_may_explain():
     legal = state.legal_actions()
     assert CONTRA in legal
     assert agent(bid_worlds=24).act(state.view(2), legal) != CONTRA
+
+
+def test_no_other_contract_type_over_the_partners_bid():
+    # seat 2 holds strong spades but its partner (seat 0) bid hearts:
+    # raising hearts or passing, never a bidding war in spades
+    state = bazar(
+        [
+            "JH 9H AH TH 7C 8C 7D 8D",
+            "AC TC KC QC AD TD KD QD",
+            "JS 9S AS TS KS 9C JC 7H",
+            "8H QH KH 7S 8S QS JD 9D",
+        ],
+        ["bid 9 H", "pass"],
+    )
+    view, legal = state.view(2), state.legal_actions()
+    bids = [a for a in plan(view, legal).actions if a.verb == "bid"]
+    assert all(a.word == "H" for a in bids)
+    action = agent().act(view, legal)
+    assert action == PASS or (action.verb == "bid" and action.word == "H")
