@@ -64,10 +64,55 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def postgres_cpu_seconds() -> float | None:
+    """CPU time used so far by the PostgreSQL server processes on this
+    machine (/proc), or None when there are none to see."""
+    ticks, seen = 0, False
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        name, rest = stat[stat.index("(") + 1 : stat.rindex(")")], stat[stat.rindex(")") + 2 :]
+        if name == "postgres":
+            fields = rest.split()
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime
+            seen = True
+    return ticks / os.sysconf("SC_CLK_TCK") if seen else None
+
+
 def rss_bytes() -> int:
     """This process's resident memory now (Linux)."""
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+#: where the event loop's time goes, by the file a function lives in
+PROFILE_PARTS = (
+    ("engine/ai/", "AI seats (heuristic agents)"),
+    ("/engine/", "engine rules (apply, clone, legal moves, views)"),
+    ("/bot/services/", "table service"),
+    ("/bot/db/", "store (group commit)"),
+    ("sqlalchemy", "SQLAlchemy"),
+    ("asyncio", "asyncio (tasks, futures, the loop)"),
+    ("selectors", "asyncio (tasks, futures, the loop)"),
+)
+
+
+def profile_summary(path: str) -> dict[str, float]:
+    """Share of the profiled thread's time per part (``PROFILE_PARTS``);
+    "waiting" is the loop idle in epoll, "other" what is left."""
+    totals: dict[str, float] = {}
+    for (file, _line, name), (_cc, _nc, own, _cum, _callers) in pstats.Stats(path).stats.items():  # type: ignore[attr-defined]
+        if "poll" in name and file == "~":
+            part = "waiting (idle)"
+        else:
+            part = next((label for key, label in PROFILE_PARTS if key in file), "other")
+        totals[part] = totals.get(part, 0.0) + own
+    whole = sum(totals.values()) or 1.0
+    return {k: round(100 * v / whole, 1) for k, v in sorted(totals.items(), key=lambda kv: -kv[1])}
 
 
 def guild_of(index: int, shard: int, count: int) -> int:
@@ -127,6 +172,7 @@ class Load:
         self.stalled: set[int] = set()
         self.finished = 0
         self.measuring = False
+        self.profiler: cProfile.Profile | None = None
 
     def refused(self, exc: BaseException) -> None:
         name = getattr(exc, "reason", None) or type(exc).__name__
@@ -212,6 +258,7 @@ class Load:
         )
         elapsed = time.monotonic() - self.started
         cpu = time.process_time() - self.cpu_started
+        server_cpu = postgres_cpu_seconds()
         moves = self.service.store.commit_stats()["moves"] - self.moves_before
         batches = self.service.store.commit_stats()["batches"] - self.batches_before
         bar.cancel()
@@ -226,11 +273,21 @@ class Load:
             "moves_per_s": round(moves / elapsed, 1),
             # the share of one core this process used (its CPU time / wall time)
             "cpu_share": round(cpu / elapsed, 2),
+            # the same for a PostgreSQL server on this machine (None: SQLite)
+            "db_server_cpu_share": (
+                round((server_cpu - self.server_cpu_started) / elapsed, 2)
+                if server_cpu is not None
+                and self.server_cpu_started is not None
+                and not self.args.sqlite
+                else None
+            ),
             "act_ms_p50": round(pct(self.act_ms, 0.5), 1),
             "act_ms_p99": round(pct(self.act_ms, 0.99), 1),
             "loop_lag_ms_p99": round(pct(self.lag_ms, 0.99), 1),
             "loop_lag_ms_max": round(max(self.lag_ms, default=0.0), 1),
             "moves_per_transaction": round(moves / batches, 2) if batches else 0.0,
+            "transaction_ms_p50": self.service.store.commit_stats()["transaction_ms_p50"],
+            "transaction_ms_p99": self.service.store.commit_stats()["transaction_ms_p99"],
             "memory_kb_per_table": round((self.rss_live - rss_before) / args.tables / 1024, 1),
             "ai_decisions_per_s": round(thinking["decisions"] / elapsed, 1),
             "ai_fallbacks": thinking["fallbacks"],
@@ -246,9 +303,12 @@ class Load:
         self.rss_live = rss_bytes()
         self.started = time.monotonic()
         self.cpu_started = time.process_time()
+        self.server_cpu_started = postgres_cpu_seconds()
         stats = self.service.store.commit_stats()
         self.moves_before, self.batches_before = stats["moves"], stats["batches"]
         self.measuring = True
+        if self.profiler:
+            self.profiler.enable()  # the measured window only
 
     async def progress(self, begin: float, stop: float) -> None:
         if self.args.quiet:
@@ -271,6 +331,7 @@ class Load:
 
 
 async def one_process(args: argparse.Namespace, url: str) -> dict[str, Any]:
+    args.sqlite = url.startswith("sqlite")
     store = Store(
         url,
         synchronous=args.synchronous,
@@ -286,14 +347,12 @@ async def one_process(args: argparse.Namespace, url: str) -> dict[str, Any]:
     )
     await service.start(dispatch_deadlines=args.timers)
     load = Load(service, args)
-    profiler = cProfile.Profile() if args.profile else None
-    if profiler:
-        profiler.enable()
+    load.profiler = cProfile.Profile() if args.profile else None
     result = await load.run()
-    if profiler:
-        profiler.disable()
-        profiler.dump_stats(args.profile)
-        pstats.Stats(args.profile, stream=sys.stderr).sort_stats("tottime").print_stats(25)
+    if load.profiler:
+        load.profiler.disable()
+        load.profiler.dump_stats(args.profile)
+        result["profile"] = profile_summary(args.profile)
     await service.close()
     result.update(await database_bytes(store))
     await store.close()
@@ -339,6 +398,9 @@ def several_processes(args: argparse.Namespace, url: str) -> dict[str, Any]:
         tables=sum(r["tables"] for r in results),
         shard=f"{count} processes",
         moves_per_s=round(sum(r["moves_per_s"] for r in results), 1),
+        cpu_share=round(sum(r["cpu_share"] for r in results), 2),
+        # every child sees the same server: its share is the server's whole
+        db_server_cpu_share=results[0]["db_server_cpu_share"],
         act_ms_p50=round(pct(samples, 0.5), 1),
         act_ms_p99=round(pct(samples, 0.99), 1),
         loop_lag_ms_p99=max(r["loop_lag_ms_p99"] for r in results),
@@ -356,6 +418,8 @@ def several_processes(args: argparse.Namespace, url: str) -> dict[str, Any]:
         moves_per_transaction=round(
             sum(r["moves_per_transaction"] for r in results) / len(results), 2
         ),
+        transaction_ms_p50=max(r["transaction_ms_p50"] for r in results),
+        transaction_ms_p99=max(r["transaction_ms_p99"] for r in results),
     )
     return merged
 

@@ -49,6 +49,8 @@ class Pending:
     done: asyncio.Future[Any] = field(default_factory=_future, kw_only=True)
     #: in a batch on its way to the database (too late to withdraw)
     taken: bool = field(default=False, kw_only=True)
+    #: when it was queued (the loop's clock)
+    queued_at: float = field(default=0.0, kw_only=True)
 
     def settle(self, error: BaseException | None = None, result: Any = None) -> None:
         """Committed (``error`` None, with ``result``) or refused; a caller
@@ -96,22 +98,34 @@ class GroupCommit:
         write: Callable[[list[Pending]], Awaitable[None]],
         *,
         max_batch: int = MAX_BATCH,
+        max_wait: float | None = None,
+        too_late: Callable[[], BaseException] | None = None,
     ) -> None:
         """``write(batch)`` writes the batch in one transaction and settles
-        every write's future once it has committed (or failed)."""
+        every write's future once it has committed (or failed).  A write
+        still queued ``max_wait`` seconds after it came (the batch before it
+        is stuck) is withdrawn with the error ``too_late()`` makes: one timer
+        per batch, not one per write."""
         if max_batch < 1:
             raise ValueError(f"max_batch must be 1 or more, not {max_batch}")
         self.write = write
         self.max_batch = max_batch
+        self.max_wait = max_wait
+        self.too_late = too_late or (lambda: TimeoutError("waited too long for earlier writes"))
+        self._timer: asyncio.TimerHandle | None = None
         self._queue: deque[Pending] = deque()
         self._task: asyncio.Task[None] | None = None
+        #: how long the latest batches took to write and commit (seconds)
+        self.durations: deque[float] = deque(maxlen=10_000)
         self.batches = 0
         self.writes = 0
         self.moves = 0
         self.largest = 0
 
     async def submit(self, item: Pending) -> Any:
-        """Until ``item`` is committed (its result) or refused (raised)."""
+        """Until ``item`` is committed (its result) or refused (raised).  A
+        caller that is cancelled withdraws ``item`` if no batch has taken it."""
+        item.queued_at = asyncio.get_running_loop().time()
         self._queue.append(item)
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._run(), name="cardtable-group-commit")
@@ -131,6 +145,8 @@ class GroupCommit:
             batch = self._next_batch()
             if not batch:
                 continue
+            self._watch()
+            began = asyncio.get_running_loop().time()
             try:
                 await self.write(batch)
             except BaseException as exc:  # write() settles everything; this is a backstop
@@ -138,10 +154,37 @@ class GroupCommit:
                     item.settle(exc if isinstance(exc, Exception) else RuntimeError(repr(exc)))
                 if not isinstance(exc, Exception):
                     raise
+            finally:
+                if self._timer is not None:
+                    self._timer.cancel()
+                    self._timer = None
+            self.durations.append(asyncio.get_running_loop().time() - began)
             self.batches += 1
             self.writes += len(batch)
             self.moves += sum(isinstance(item, PendingMove) for item in batch)
             self.largest = max(self.largest, len(batch))
+
+    def _watch(self) -> None:
+        """Arm the timer that withdraws writes queued too long behind the
+        batch now on its way (due when the oldest queued write, or one that
+        comes later, has waited ``max_wait``)."""
+        if self.max_wait is None:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+        loop = asyncio.get_running_loop()
+        due = self._queue[0].queued_at + self.max_wait if self._queue else None
+        delay = self.max_wait if due is None else max(0.0, due - loop.time())
+        self._timer = loop.call_later(delay, self._withdraw_late)
+
+    def _withdraw_late(self) -> None:
+        self._timer = None
+        now = asyncio.get_running_loop().time()
+        assert self.max_wait is not None
+        while self._queue and now - self._queue[0].queued_at >= self.max_wait:
+            self._queue.popleft().settle(self.too_late())
+        if self._queue:
+            self._watch()
 
     async def drain(self) -> None:
         """Until every write submitted so far is done (shutting down)."""
@@ -149,7 +192,16 @@ class GroupCommit:
             await asyncio.wait({self._task})
 
     def stats(self) -> dict[str, float]:
+        times = sorted(self.durations)
+
+        def ms(q: float) -> float:
+            if not times:
+                return 0.0
+            return round(1000 * times[min(len(times) - 1, int(q * len(times)))], 1)
+
         return {
+            "transaction_ms_p50": ms(0.5),
+            "transaction_ms_p99": ms(0.99),
             "batches": self.batches,
             "writes": self.writes,
             "moves": self.moves,

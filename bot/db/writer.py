@@ -70,7 +70,7 @@ class Writer:
         )
         #: one batch at a time (held by tests to play a stuck writer)
         self.lock = asyncio.Lock()
-        self.group = GroupCommit(self._write_batch)
+        self.group = GroupCommit(self._write_batch, max_wait=write_wait, too_late=self._too_late)
 
     @property
     def engine(self) -> Engine:
@@ -86,19 +86,12 @@ class Writer:
         withdrawn: ``StoreUnavailable``, nothing written.  A caller that is
         cancelled withdraws its write if it is still queued; once a batch
         has taken it, it is written anyway."""
-        waiting = asyncio.ensure_future(self.group.submit(item))
-        try:
-            done, _ = await asyncio.wait({waiting}, timeout=self.write_wait)
-        except asyncio.CancelledError:
-            if not item.taken:
-                waiting.cancel()
-            raise
-        if not done and not item.taken:
-            waiting.cancel()
-            raise StoreUnavailable(
-                detail=f"{self.where}: waited {self.write_wait:g} s for earlier writes"
-            )
-        return await waiting
+        return await self.group.submit(item)
+
+    def _too_late(self) -> StoreUnavailable:
+        return StoreUnavailable(
+            detail=f"{self.where}: waited {self.write_wait:g} s for earlier writes"
+        )
 
     async def job(self, job: Callable[[Connection], Any]) -> Any:
         """Run ``job(connection)`` in the next group transaction and return
