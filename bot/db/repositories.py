@@ -75,6 +75,8 @@ R = TypeVar("R")
 # How long a write waits for this process's other writes before giving up
 # with StoreUnavailable (the busy timeout then covers other processes).
 WRITE_WAIT_SECONDS = 15.0
+#: rows of a big read (resume) fetched at once
+READ_ROWS_AT_ONCE = 2000
 
 
 def _reported(
@@ -471,14 +473,17 @@ def read_resumable(conn: Connection, ids: list[int], shard_ids: list[int]) -> li
     ):
         if seat.table_id in seats:
             seats[seat.table_id].append(seat)
-    rows = conn.execute(
+    # fetched a few thousand rows at a time: on PostgreSQL (run_sync on the
+    # event loop) each fetch gives the loop back, instead of one long stall
+    rows = conn.execution_options(yield_per=READ_ROWS_AT_ONCE).execute(
         select(ActionRow.table_id, ActionRow.seq, ActionRow.notation, ActionRow.seat)
         .where(ActionRow.table_id.in_(ids))
         .order_by(ActionRow.table_id, ActionRow.seq)
     )
-    for table_id, seq, notation, seat_no in rows:
-        if table_id in moves:
-            moves[table_id].append((seq, notation, seat_no))
+    for part in rows.partitions():
+        for table_id, seq, notation, seat_no in part:
+            if table_id in moves:
+                moves[table_id].append((seq, notation, seat_no))
     out: list[Resumable] = []
     for table in tables:
         numbers = [s.seat for s in seats[table.id]]

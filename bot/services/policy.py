@@ -30,8 +30,8 @@ RESUME_GRACE_SECONDS = 60
 #: slice of replaying, and a store that cannot be read is tried again after
 #: this long, doubling up to the cap
 RESUME_FIRST_CHUNK = 16
-RESUME_CHUNK = 200
-RESUME_SLICE_SECONDS = 0.005
+RESUME_CHUNK = 100
+RESUME_SLICE_SECONDS = 0.002
 RESUME_RETRY = (0.1, 5.0)
 #: a resume of this many tables or more pauses the cyclic garbage collector
 #: (resume.py, ``_settle_memory``)
