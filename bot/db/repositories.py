@@ -130,6 +130,7 @@ class Store:
                 sqlite_engine=writer_engine(
                     url, busy_timeout=busy_timeout, synchronous=synchronous
                 ),
+                checkpoint=self.checkpoint,
             )
         else:
             self.writer = Writer(
@@ -161,6 +162,22 @@ class Store:
         await self.engine.dispose()
         if self.bulk_engine is not None:
             await asyncio.to_thread(self.bulk_engine.dispose)
+
+    def checkpoint(self) -> tuple[int, int, int]:
+        """SQLite: copy what the write-ahead log holds into the database file
+        (PASSIVE: never waits for, nor holds up, readers or the writer).  The
+        writer does not do it itself (``writer_engine``); it runs this in a
+        worker thread now and then.  SQLite's answer: (busy, frames in the
+        log, frames copied)."""
+        assert self.bulk_engine is not None
+        raw = self.bulk_engine.raw_connection()
+        try:
+            busy, logged, copied = raw.driver_connection.execute(
+                "PRAGMA wal_checkpoint(PASSIVE)"
+            ).fetchone()
+            return int(busy), int(logged), int(copied)
+        finally:
+            raw.close()
 
     def commit_stats(self) -> dict[str, float]:
         """Transactions, writes and moves written by the group commit so far."""

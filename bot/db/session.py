@@ -103,7 +103,11 @@ def writer_engine(
     driver, used from one writer thread (``bot.db.writer``), one connection
     (a second one would only wait for the write lock), transactions that
     begin with ``BEGIN IMMEDIATE``.  A whole group of writes is then one
-    call into that thread, where aiosqlite would make one per statement."""
+    call into that thread, where aiosqlite would make one per statement.
+    It never checkpoints the log itself (``wal_autocheckpoint=0``): a
+    checkpoint copies pages into the database file and syncs it, and the
+    commit that happened to run it took tens of milliseconds; the store
+    checkpoints from another connection instead (``Store.checkpoint``)."""
     sync_url = make_url(url).set(drivername="sqlite")
     engine = create_engine(
         sync_url, pool_size=1, max_overflow=0, connect_args={"check_same_thread": False}
@@ -113,6 +117,7 @@ def writer_engine(
         foreign_keys=True,
         busy_timeout_ms=round(busy_timeout * 1000),
         synchronous=checked_synchronous(synchronous),
+        autocheckpoint=False,
     )
     return engine.execution_options(**{BEGIN_OPTION: "IMMEDIATE"})
 
@@ -149,7 +154,12 @@ def writer(engine: AsyncEngine) -> AsyncEngine:
 
 
 def _set_up_sqlite(
-    engine: Engine, *, foreign_keys: bool, busy_timeout_ms: int, synchronous: str
+    engine: Engine,
+    *,
+    foreign_keys: bool,
+    busy_timeout_ms: int,
+    synchronous: str,
+    autocheckpoint: bool = True,
 ) -> None:
     @event.listens_for(engine, "connect")
     def _pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -161,6 +171,8 @@ def _set_up_sqlite(
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute(f"PRAGMA synchronous={synchronous}")
             cursor.execute(f"PRAGMA foreign_keys={'ON' if foreign_keys else 'OFF'}")
+            if not autocheckpoint:
+                cursor.execute("PRAGMA wal_autocheckpoint=0")
         finally:
             cursor.close()
 

@@ -23,6 +23,7 @@ the rest of the batch commits.  Every future is settled after the commit.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -46,6 +47,9 @@ from bot.db.group_commit import GroupCommit, Pending, PendingMove, PendingWrite,
 from bot.db.models import ActionRow, SeatRow, TableRow, utcnow
 
 Outcome = tuple[Pending, BaseException | None, Any]
+log = logging.getLogger(__name__)
+#: the least time between two checkpoints of a SQLite log
+CHECKPOINT_SECONDS = 1.0
 
 
 class Writer:
@@ -56,9 +60,12 @@ class Writer:
         write_wait: float,
         sqlite_engine: Engine | None = None,
         async_engine: AsyncEngine | None = None,
+        checkpoint: Callable[[], Any] | None = None,
     ) -> None:
         """Exactly one of ``sqlite_engine`` (a synchronous engine, used from
-        the writer thread) and ``async_engine`` (PostgreSQL)."""
+        the writer thread) and ``async_engine`` (PostgreSQL).  ``checkpoint``
+        (SQLite): copies the write-ahead log into the database, run in a
+        worker thread at most every ``CHECKPOINT_SECONDS`` after writes."""
         if (sqlite_engine is None) == (async_engine is None):
             raise ValueError("a Writer takes a SQLite engine or an async engine")
         self.where = where
@@ -70,6 +77,9 @@ class Writer:
         )
         #: one batch at a time (held by tests to play a stuck writer)
         self.lock = asyncio.Lock()
+        self.checkpoint = checkpoint
+        self._checkpointing: asyncio.Task[Any] | None = None
+        self._checkpointed = 0.0
         self.group = GroupCommit(self._write_batch, max_wait=write_wait, too_late=self._too_late)
 
     @property
@@ -127,6 +137,26 @@ class Writer:
             return
         for item, error, result in outcomes:
             item.settle(error, result)
+        self._maybe_checkpoint()
+
+    def _maybe_checkpoint(self) -> None:
+        """Checkpoint the log off the writer's connection, now and then."""
+        if self.checkpoint is None:
+            return
+        if self._checkpointing is not None and not self._checkpointing.done():
+            return
+        loop = asyncio.get_running_loop()
+        if loop.time() - self._checkpointed < CHECKPOINT_SECONDS:
+            return
+        self._checkpointed = loop.time()
+        self._checkpointing = asyncio.ensure_future(asyncio.to_thread(self._run_checkpoint))
+
+    def _run_checkpoint(self) -> None:
+        assert self.checkpoint is not None
+        try:
+            self.checkpoint()
+        except Exception as exc:  # busy or gone: the next one will do
+            log.info("%s: checkpoint skipped (%s)", self.where, exc)
 
     async def _transaction(self, batch: list[Pending]) -> list[Outcome]:
         if self.sqlite_engine is not None:
@@ -159,6 +189,8 @@ class Writer:
         """Write what is queued, then let the connection and thread go (a
         second close does nothing; a write after it gets a new thread)."""
         await self.group.drain()
+        if self._checkpointing is not None:
+            await self._checkpointing
         if self.sqlite_engine is not None and self._thread is not None:
             thread, self._thread = self._thread, None
             await asyncio.get_running_loop().run_in_executor(thread, self.sqlite_engine.dispose)

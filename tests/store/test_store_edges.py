@@ -265,6 +265,22 @@ async def test_sqlite_connections_are_set_up_deliberately(tmp_path, synchronous,
             written = {name: sync_conn.exec_driver_sql(f"PRAGMA {name}").scalar() for name in names}
         assert written == expected
         assert store.writer.engine.pool.size() == 1  # one writer connection
+        with store.writer.engine.connect() as sync_conn:  # it never checkpoints itself
+            assert sync_conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
+    finally:
+        await store.close()
+
+
+async def test_the_log_is_checkpointed_off_the_writers_connection(tmp_path):
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'c.db'}")
+    await store.migrate()
+    try:
+        table_id = await new_table(store)
+        for seq in range(50):
+            await store.append_action(table_id, seq, "AS", seq % 4, None, True)
+        busy, logged, copied = await asyncio.to_thread(store.checkpoint)
+        assert busy == 0 and logged > 0 and copied == logged  # the store copied the log
+        assert len(await store.actions(table_id)) == 50
     finally:
         await store.close()
 
