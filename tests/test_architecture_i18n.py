@@ -24,6 +24,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from bot.i18n.update import KEYWORDS
+
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted(
     [
@@ -34,23 +36,9 @@ SOURCES = sorted(
     ]
 )
 #: calls whose string arguments are the translation layer's input
-MARKERS = {"t", "tn", "tp", "N_", "_", "locale_str", "lookup"}
-#: service errors take a message id (extracted by ``python -m bot.i18n.update``)
-MARKERS |= {
-    "ServiceError",
-    "TableNotFound",
-    "NotSeated",
-    "TableFull",
-    "AlreadySeated",
-    "NotHost",
-    "WrongStatus",
-    "StaleAction",
-    "NotModerator",
-    "TableBusy",
-    "TooManyTables",
-    "Resuming",
-    "InvalidSetting",
-}
+MARKERS = {"locale_str", "lookup"}
+#: ... and every keyword the extractor reads, service errors included (one list: bot.i18n.update)
+MARKERS |= {keyword.split(":")[0] for keyword in KEYWORDS}
 #: calls whose string arguments are not shown to anyone
 QUIET = {
     "debug",
