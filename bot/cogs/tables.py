@@ -47,13 +47,21 @@ NEEDED_FOR_THREADS = (
     ("send_messages_in_threads", N_("Send Messages in Threads")),
 )
 
+#: and, for a tournament: each board table plays in a private thread of the
+#: channel, which the bot opens and adds the table's players to
+NEEDED_FOR_BOARDS = (
+    ("create_private_threads", N_("Create Private Threads")),
+    ("send_messages_in_threads", N_("Send Messages in Threads")),
+)
+
 
 def missing_permissions(
-    perms: discord.Permissions, *, threads: bool, in_thread: bool = False
+    perms: discord.Permissions, *, threads: bool, in_thread: bool = False, boards: bool = False
 ) -> list[str]:
     """The permissions the bot lacks to show a table here, by their names
     in Discord's settings.  Inside a thread, posting needs "Send Messages in
-    Threads" and no thread of its own is opened."""
+    Threads" and no thread of its own is opened.  ``boards``: a tournament's
+    tables, each in a private thread."""
     if perms.administrator:
         return []
     if in_thread:
@@ -65,6 +73,8 @@ def missing_permissions(
         )
     else:
         needed = NEEDED + (NEEDED_FOR_THREADS if threads else ())
+    if boards:
+        needed += tuple(p for p in NEEDED_FOR_BOARDS if p not in needed)
     return [label for name, label in needed if not getattr(perms, name)]
 
 

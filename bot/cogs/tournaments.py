@@ -23,6 +23,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.cogs.common import game_autocomplete
+from bot.cogs.tables import NEEDED_FOR_BOARDS, missing_permissions, missing_text
 from bot.i18n import t, using
 from bot.i18n.terms import game_title
 from bot.services.tournaments import FINISHED, LOBBY, TournamentInfo, TournamentService
@@ -147,10 +148,62 @@ class TournamentCog(
             log.warning("tournament %s: standings not edited (%s)", info.id, exc)
 
     async def _on_table(self, table_id: int) -> None:
-        """A board table with people at it gets its table message."""
+        """A board table with people at it, seated and not yet started, gets
+        a private thread of the tournament's channel that only its players
+        (and those who may manage threads: the moderators) read, and its
+        table message there.  Every table of a board holds the same hands:
+        nothing of it may reach the channel, where the other tables' players
+        read.  If no thread can be made the table is shown nowhere (its
+        players play with /table hand) and the channel is told why."""
         info = await self.bot.service.get_table(table_id)
-        if any(s.human for s in info.seats):
-            self.bot.presenter.post_lobby(info)
+        people = [s.user_id for s in info.seats if s.human and s.user_id is not None]
+        where = self.service.boards.get(table_id)
+        if not people or where is None or info.channel_id is None:
+            return
+        tournament_id, table_no, board = where
+        with using(await self.bot.languages.for_server(info.guild_id)):
+            name = t(
+                "Tournament #{id}, board {board}, table {table}",
+                id=tournament_id,
+                board=board + 1,
+                table=table_no + 1,
+            )
+        try:
+            thread = await self.bot.http.start_thread_without_message(
+                info.channel_id,
+                name=name[:100],
+                auto_archive_duration=1440,
+                type=discord.ChannelType.private_thread.value,
+                invitable=False,
+            )
+            thread_id = int(thread["id"])
+            for user_id in people:
+                await self.bot.http.add_user_to_thread(thread_id, user_id)
+        except discord.HTTPException as exc:
+            log.warning("tournament %s: no private thread for table %s (%s)", tournament_id,
+                        table_id, exc)  # fmt: skip
+            await self._no_thread(info, exc)
+            return
+        await self.bot.service.set_message(table_id, channel_id=thread_id, thread_id=thread_id)
+        self.bot.presenter.show_in_thread(await self.bot.service.get_table(table_id), thread_id)
+
+    async def _no_thread(self, info: Any, exc: discord.HTTPException) -> None:
+        """Tell the tournament's channel (no card: just the table and the fix)."""
+        with using(await self.bot.languages.for_server(info.guild_id)):
+            text = "⚠️ " + t(
+                "I could not open a private thread for table #{table} (Discord said: {said}). "
+                "Its players play with /table hand. A server admin can give me {permissions} "
+                "in this channel.",
+                table=info.id,
+                said=exc.text or exc.status,
+                permissions=", ".join(t(label) for _, label in NEEDED_FOR_BOARDS),
+            )
+        try:
+            await self.bot.get_partial_messageable(info.channel_id).send(
+                render.clip(text), allowed_mentions=NO_MENTIONS
+            )
+        except discord.HTTPException:
+            return
 
     # -- commands ---------------------------------------------------------------------------
     @app_commands.command(name="new", description=_("Open a duplicate tournament (moderators)"))
@@ -163,6 +216,22 @@ class TournamentCog(
     async def new(
         self, interaction: discord.Interaction[Any], game: str, boards: int, tables: int
     ) -> None:
+        if isinstance(interaction.channel, discord.Thread):
+            await interaction.response.send_message(
+                "⚠️ "
+                + t(
+                    "Open a tournament in a text channel: its tables play in private threads "
+                    "of that channel, and a thread cannot hold threads."
+                ),
+                ephemeral=True,
+            )
+            return
+        missing = missing_permissions(interaction.app_permissions, threads=False, boards=True)
+        if missing:
+            await interaction.response.send_message(
+                missing_text(missing, threads=False), ephemeral=True
+            )
+            return
         info = await self.service.new(
             actor_of(interaction), game=game, boards=boards, tables=tables
         )

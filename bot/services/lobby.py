@@ -210,8 +210,10 @@ class LobbyMixin:
         self._schedule(live)
         return live.info()
 
-    async def abandon(self, table_id: int, actor: Actor) -> TableInfo:
-        """End a table before its time: the host, or a moderator of its server."""
+    async def abandon(self, table_id: int, actor: Actor, *, kind: str = "abandoned") -> TableInfo:
+        """End a table before its time: the host, or a moderator of its server.
+        ``kind``: the update front ends get (a tournament ends a board table
+        whose board is recorded with ``BOARD_RECORDED``)."""
         live = await self._table_for(table_id, actor)
         moderator = await self.settings.is_moderator(actor)
         async with live.lock:
@@ -224,7 +226,7 @@ class LobbyMixin:
             await self._abandon_locked(live)
         if live.driver is not None:
             live.driver.cancel()
-        await self._publish(live, "abandoned", ())
+        await self._publish(live, kind, ())
         self._after_end(live)
         return live.info()
 

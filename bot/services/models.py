@@ -8,6 +8,10 @@ from typing import Any
 
 from engine import Event, Observation
 
+#: the update kind of a tournament's board table ended because its board is
+#: recorded (``TournamentService``): not abandoned, its work is done
+BOARD_RECORDED = "board_recorded"
+
 
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
@@ -49,6 +53,15 @@ class TableInfo:
     deadline: float | None
     turn_seconds: int
 
+    @property
+    def private(self) -> bool:
+        """A board of a duplicate tournament (hosted by a "director", a
+        negative id no person has): every table of the board holds the same
+        hands, so its public view is secret from the tournament's other
+        tables until the board is complete.  A front end shows it only where
+        its own players read (the bot: a private thread), never in a channel."""
+        return self.host_id < 0
+
     def seat_of(self, user_id: int) -> int | None:
         for seat in self.seats:
             if seat.user_id == user_id:
@@ -86,7 +99,8 @@ class TableUpdate:
     table: TableInfo
     view: Observation | None
     events: tuple[Event, ...]
-    #: lobby | action | deal_end | finished | resumed | abandoned | away | back
+    #: lobby | action | deal_end | finished | resumed | abandoned | away | back |
+    #: board_recorded (``BOARD_RECORDED``)
     kind: str
     results: ResultInfo | None = None
 

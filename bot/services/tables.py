@@ -75,6 +75,8 @@ from engine.core.game import new_seed
 log = logging.getLogger(__name__)
 
 Subscriber = Callable[[TableUpdate], Awaitable[None]]
+#: may ``actor`` see this table's cards? (raises a ``ServiceError`` if not)
+ViewCheck = Callable[[TableInfo, Actor], Awaitable[None]]
 BUSY = "the table is busy, try again in a moment"
 
 
@@ -158,6 +160,8 @@ class TableService(ResumeMixin, LobbyMixin, TurnsMixin):
         #: per game, actions parsed from their text (replays share them)
         self._parse_cache: dict[str, dict[str, Any]] = {}
         self._resuming: asyncio.Task[None] | None = None
+        #: other services' rules on who may see a table's cards (``add_view_check``)
+        self.view_checks: list[ViewCheck] = []
 
     # -- life cycle ---------------------------------------------------------------------
     async def close(self) -> None:
@@ -175,6 +179,15 @@ class TableService(ResumeMixin, LobbyMixin, TurnsMixin):
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         self.subscribers.append(callback)
         return lambda: self.subscribers.remove(callback)
+
+    def add_view_check(self, check: ViewCheck) -> Callable[[], None]:
+        """Another service's rule on who may see a table's cards: ``check(info,
+        actor)`` raises a ``ServiceError`` to refuse.  ``public_view`` asks
+        every check for every actor, so a rule that lives in another service
+        (a tournament's board is secret from its other tables) is kept by
+        every front end.  Returns the function that removes it."""
+        self.view_checks.append(check)
+        return lambda: self.view_checks.remove(check)
 
     async def _load(self, table_id: int) -> LiveTable:
         loaded = await self.store.table(table_id)
@@ -405,9 +418,14 @@ class TableService(ResumeMixin, LobbyMixin, TurnsMixin):
     async def public_view(
         self, table_id: int, actor: Actor | None = None
     ) -> tuple[TableInfo, Observation | None]:
-        """The spectator's view; with an actor, only from the table's server."""
+        """The spectator's view; with an actor, only from the table's server
+        and only if every view check lets the actor see the table."""
         live = await (self._table_for(table_id, actor) if actor else self._live(table_id))
-        return live.info(), live.state.view(None) if live.state else None
+        info, view = live.info(), live.state.view(None) if live.state else None
+        if actor is not None:
+            for check in list(self.view_checks):
+                await check(info, actor)
+        return info, view
 
     async def open_tables(self, actor: Actor) -> list[TableInfo]:
         """Lobbies and games where the actor is calling from (newest first)."""

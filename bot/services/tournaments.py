@@ -24,6 +24,18 @@ the ``TableService``:
   after the last board the tournament is finished and its standings kept
   for the server's tournament leaderboard.
 
+Secrecy.  Every table of a board holds the same hands, so a board's cards
+are secret from the tournament's other tables until every table has played
+it (``check_view``, a ``TableService`` view check: ``/table watch`` and
+``/table status`` of a board table are refused to everyone but its own
+players and the server's moderators who play no part in the tournament,
+until the board is complete).  The front end learns of each board table
+before it starts (``table_listeners``) so that it can give it a place only
+its players read (the bot: a private thread); a board table's public
+updates never go anywhere else (``TableInfo.private``).  A table whose
+board is recorded ends with the update kind ``BOARD_RECORDED``, not as an
+abandoned table.
+
 Restarts.  Everything is in the store: the state (finished boards' moves,
 the entrants' people, the standings message) in ``tournaments`` and the
 board tables in ``tournament_tables``; a board in play is the table's own
@@ -48,7 +60,7 @@ from bot.i18n import N_
 from bot.services.actor import Actor
 from bot.services.duplicate import MAX_BOARDS, MAX_TABLES, Standing, Tournament, TournamentError
 from bot.services.errors import NotModerator, Resuming, ServiceError
-from bot.services.models import TableUpdate
+from bot.services.models import BOARD_RECORDED, TableInfo, TableUpdate
 from bot.services.tables import TableService
 from engine import get_game
 
@@ -61,11 +73,24 @@ AI_DIFFICULTY = "normal"
 DIRECTOR_SPAN = 1000
 MAX_NAME = 60
 
+BOARD_HIDDEN = N_(
+    "table #{table} plays a board of tournament #{id} that another table is still playing: "
+    "its cards are shown once every table has played it"
+)
+
 ONLY_MODERATORS = N_(
     "only moderators (Manage Server, or the server's moderator role) can open or start a tournament"
 )
 
 Listener = Callable[["TournamentInfo"], Awaitable[None]]
+
+
+def tournament_of(host_id: int) -> int | None:
+    """The tournament whose board a table with this host plays (its host is
+    a "director", ``TournamentService._director``), else None."""
+    if host_id >= 0:
+        return None
+    return (-host_id - 1) // DIRECTOR_SPAN
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,10 +217,15 @@ class TournamentService:
         self.live: dict[int, LiveTournament] = {}
         #: table id -> (tournament id, table number, board)
         self.boards: dict[int, tuple[int, int, int]] = {}
+        #: board tables ended before their board was over (``_deal_again``): their
+        #: cards stay as secret as the board's
+        self.retired: dict[int, tuple[int, int, int]] = {}
         self.listeners: list[Listener] = []
-        #: called with each board table made (the bot posts its message)
+        #: called with each board table made, seated and not yet started: the
+        #: bot gives it a place only its players read and posts its message there
         self.table_listeners: list[Callable[[int], Awaitable[None]]] = []
         self._unsubscribe: Callable[[], None] | None = None
+        self._unview: Callable[[], None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- life cycle -----------------------------------------------------------------------
@@ -204,6 +234,8 @@ class TournamentService:
         its tables, so no board end is missed)."""
         if self._unsubscribe is None:
             self._unsubscribe = self.tables.subscribe(self._on_update)
+        if self._unview is None:
+            self._unview = self.tables.add_view_check(self.check_view)
 
     async def resume(self) -> None:
         """Reload the unfinished tournaments and bring each up to date with
@@ -225,6 +257,9 @@ class TournamentService:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        if self._unview is not None:
+            self._unview()
+            self._unview = None
         tasks = list(self._tasks)
         for task in tasks:
             task.cancel()
@@ -383,6 +418,42 @@ class TournamentService:
             raise ServiceError("there is no tournament in this channel", "no_tournament")
         return LiveTournament.of(finished[-1]).info()
 
+    async def check_view(self, info: TableInfo, actor: Actor) -> None:
+        """May ``actor`` see the cards of table ``info``?  (A ``TableService``
+        view check.)  A board table's cards name the hands every other table
+        of its board holds, so until the board is complete only the table's
+        own players may see them, and the server's moderators who are none
+        of the tournament's people (they direct it); everyone else, players
+        of the other tables and spectators alike, follows the standings."""
+        tournament_id = tournament_of(info.host_id)
+        if tournament_id is None or info.seat_of(actor.user_id) is not None:
+            return
+        tour, board = await self._board_of(tournament_id, info.id)
+        if tour is None or (board is not None and tour.duplicate.board_complete(board)):
+            return
+        people = {int(p[0]) for e in tour.places for p in e if p is not None}
+        if actor.user_id not in people and await self.tables.is_moderator(actor):
+            return
+        raise ServiceError(BOARD_HIDDEN, "board_hidden", table=info.id, id=tournament_id)
+
+    async def _board_of(
+        self, tournament_id: int, table_id: int
+    ) -> tuple[LiveTournament | None, int | None]:
+        """The running tournament a board table belongs to (None once it is
+        over: its boards are public) and the table's board (None: unknown,
+        kept secret while the tournament runs).  Before ``resume`` has run
+        (a restart), from the store."""
+        tour = self.live.get(tournament_id)
+        where = self.boards.get(table_id) or self.retired.get(table_id)
+        if tour is not None:
+            return tour, where[2] if where is not None else None
+        record = await self.store.get(tournament_id)
+        if record is None or record.status not in ACTIVE:
+            return None, None
+        tour = LiveTournament.of(record)
+        links = await self.store.links([tournament_id])
+        return tour, next((k.board for k in links if k.table_id == table_id), None)
+
     async def set_message(self, tournament_id: int, channel_id: int, message_id: int) -> None:
         """Where the standings message is (internal: the front end)."""
         tour = self.live.get(tournament_id)
@@ -474,7 +545,9 @@ class TournamentService:
         d._states.pop((table_no, board), None)  # the core rebuilds them from plays
         d._ended.pop((table_no, board), None)
         tour.tables.pop((table_no, board), None)
-        self.boards.pop(table_id, None)
+        retired = self.boards.pop(table_id, None)
+        if retired is not None:
+            self.retired[table_id] = retired
         await self.store.save(tour.id, state=tour.to_state())
         await self._make_table(tour, table_no, board)
 
@@ -494,16 +567,20 @@ class TournamentService:
     def _forget(self, tour: LiveTournament) -> None:
         for table_id in tour.tables.values():
             self.boards.pop(table_id, None)
+        for table_id in [k for k, v in self.retired.items() if v[0] == tour.id]:
+            del self.retired[table_id]
         self.live.pop(tour.id, None)
 
     async def _end_table(self, tournament_id: int, table_no: int, table_id: int) -> None:
         """End a board's table once its board is recorded (its later deals
-        belong to no board).  Run as its own task: the table's AI driver
-        may be the caller, and ending the table cancels it."""
+        belong to no board): its players are told the board is recorded.
+        Run as its own task: the table's AI driver may be the caller, and
+        ending the table cancels it."""
         try:
             info = await self.tables.get_table(table_id)
             if info.status in ("lobby", "playing"):
-                await self.tables.abandon(table_id, self._director(tournament_id, table_no, info))
+                director = self._director(tournament_id, table_no, info)
+                await self.tables.abandon(table_id, director, kind=BOARD_RECORDED)
         except Exception:
             log.exception("tournament table %s could not be ended", table_id)
 
@@ -557,12 +634,14 @@ class TournamentService:
             else:
                 person = Actor(int(place[0]), tour.guild_id, tour.channel_id, str(place[1]))
                 await self.tables.join(info.id, person)
-        await self.tables.start_table(info.id, director)
+        # before the first card: the front end places the table where only its
+        # players read (a listener that fails leaves it shown nowhere)
         for callback in list(self.table_listeners):
             try:
                 await callback(info.id)
             except Exception:
                 log.exception("a tournament table listener failed")
+        await self.tables.start_table(info.id, director)
 
     async def _reconcile(self, tour: LiveTournament) -> None:
         """After a restart: record boards that ended while the bot was down,

@@ -39,6 +39,9 @@ class TableFeed:
     message_id: int | None = None
     thread_id: int | None = None
     status: str = "lobby"
+    #: a tournament's board table (``TableInfo.private``): shown only in its
+    #: private thread, never in the channel
+    private: bool = False
     #: the table as of the last update absorbed
     info: TableInfo | None = None
     #: the newest state not yet on the table message
@@ -65,7 +68,10 @@ class TableFeed:
 
     @property
     def target(self) -> int | None:
-        """Where posts and pings go: the table's thread, else its channel."""
+        """Where posts and pings go: the table's thread, else its channel (a
+        private table: its thread only, nowhere before it has one)."""
+        if self.private:
+            return self.thread_id
         return self.thread_id or self.channel_id
 
     @property
@@ -86,6 +92,7 @@ class TableFeed:
         self.info = info
         self.guild_id = info.guild_id
         self.status = info.status
+        self.private = info.private
         for name in ("channel_id", "message_id", "thread_id"):
             value = getattr(info, name)
             if value is not None:

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import N_, Lang, t, using
-from bot.services.models import TableInfo, TableUpdate
+from bot.services.models import BOARD_RECORDED, TableInfo, TableUpdate
 from bot.ui import items, render
 from bot.ui.feed import TableFeed
 from bot.ui.image import render_table_png
@@ -88,6 +88,23 @@ def picture(info: TableInfo, update: TableUpdate) -> bytes:
     return render_table_png(update.view, render.seat_names(info), **extra)
 
 
+def board_recorded_message(info: TableInfo) -> dict[str, Any]:
+    """The last table message of a tournament's board table, once its board
+    is recorded (in the current language): the board is done, not the table
+    abandoned, and no later deal or turn is shown (the board's summary was
+    posted just before, in the table's private thread)."""
+    embed = discord.Embed(
+        title=render.table_title(info),
+        description="✅ "
+        + t(
+            "The board is recorded: this table has finished its work. Its score counts in "
+            "the tournament's standings once every table has played the board."
+        ),
+        colour=render.COLOUR,
+    )
+    return {"embed": embed, "view": None, "attachments": []}
+
+
 class Presenter:
     def __init__(
         self, bot: CardBot, edit_interval: float, hands: LiveHands, pings: TurnPings
@@ -109,6 +126,17 @@ class Presenter:
         feed = self._feed(info.id)
         if feed.message_id is None and info.message_id is None:
             feed.channel_id = feed.channel_id or info.channel_id
+            feed.lobby_post = info
+            feed.wake.set()
+            self._run_soon(feed)
+
+    def show_in_thread(self, info: TableInfo, thread_id: int) -> None:
+        """Post a private table's message in its private thread (a board of a
+        tournament: ``TableInfo.private``), where its posts and pings go too."""
+        feed = self._feed(info.id)
+        feed.private = info.private
+        feed.channel_id = feed.thread_id = thread_id
+        if feed.message_id is None:
             feed.lobby_post = info
             feed.wake.set()
             self._run_soon(feed)
@@ -192,6 +220,8 @@ class Presenter:
                 "view": items.lobby_view(info),
                 "attachments": [],
             }
+        if update.kind == BOARD_RECORDED:
+            return board_recorded_message(info)
         msgid = NOTES.get(info.status) or NOTES.get(update.kind)
         note = t(msgid) if msgid else ""
         embed = render.table_embed(info, update.view, note=note)
@@ -242,6 +272,8 @@ class Presenter:
         info, feed.lobby_post = feed.lobby_post, None
         if info is None or feed.message_id is not None or feed.channel_id is None:
             return
+        if feed.private and feed.thread_id is None:
+            return  # a private table is shown in its private thread only
         if feed.latest is not None and feed.latest.table.status == "lobby":
             info, feed.latest = feed.latest.table, None
         with using(await self._lang(feed)):
@@ -264,6 +296,7 @@ class Presenter:
             not feed.thread_tried
             and feed.thread_id is None
             and feed.guild_id is not None
+            and not feed.private
             and feed.message_id is not None
             and feed.status == "playing"
         )

@@ -56,9 +56,11 @@ EPHEMERAL = 64
 BOT_PERMISSIONS = str(
     sum(
         1 << bit
-        for bit in (10, 11, 14, 15, 16, 35, 38)  # view, send, embed, attach, history, threads
+        # view, send, embed, attach, history, public and private threads, send in threads
+        for bit in (10, 11, 14, 15, 16, 35, 36, 38)
     )
 )
+PRIVATE_THREAD = 12
 LOADING = 128
 MESSAGE_PATH = "/channels/{channel_id}/messages/{message_id}"
 POST_PATH = "/channels/{channel_id}/messages"
@@ -135,6 +137,8 @@ class FakeDiscord:
     #: DM channel id -> its user
     dm_channels: dict[str, int] = field(default_factory=dict)
     deleted: set[str] = field(default_factory=set)
+    #: thread id -> {"parent": channel id, "type": 11 public / 12 private, "members": user ids}
+    threads: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: called with every recorded request, as it is made (hidden-information checks)
     on_send: Any = None
     latency: float = 0.0
@@ -405,22 +409,46 @@ class FakeDiscord:
                 "last_message_id": None,
                 "recipients": [user_payload(user)],
             }
+        if (method, path) == ("POST", "/channels/{channel_id}/threads"):
+            # a thread without a message: public (11) or private (12, only its
+            # members and those who may manage threads read it)
+            if str(rp["channel_id"]) in self.threads:
+                raise _http_error(
+                    Failure("", "", 400, 50024, "Cannot execute action on this channel type",
+                            {}, None)
+                )  # fmt: skip
+            kind = int(body.get("type", PRIVATE_THREAD))
+            return self._thread(str(rp["channel_id"]), body, kind)
+        if (method, path) == ("PUT", "/channels/{channel_id}/thread-members/{user_id}"):
+            found = self.threads.get(str(rp["channel_id"]))
+            if found is None:
+                raise _http_error(Failure("", "", 404, 10003, "Unknown Channel", {}, None))
+            found["members"].add(int(rp["user_id"]))
+            return None
         if (method, path) == ("POST", "/channels/{channel_id}/messages/{message_id}/threads"):
-            return {
-                "id": snowflake(),
-                "type": 11,
-                "name": body.get("name", "t"),
-                "guild_id": str(GUILD),
-                "parent_id": str(rp["channel_id"]),
-                "owner_id": str(BOT_ID),
-                "thread_metadata": {
-                    "archived": False,
-                    "auto_archive_duration": 1440,
-                    "archive_timestamp": "2026-11-23T00:00:00+00:00",
-                    "locked": False,
-                },
-            }
+            return self._thread(str(rp["channel_id"]), body, 11)
         raise AssertionError(f"unmodelled REST route {method} {path}")
+
+    def _thread(self, parent: str, body: Any, kind: int) -> dict[str, Any]:
+        ident = snowflake()
+        self.threads[ident] = {"parent": parent, "type": kind, "members": {BOT_ID}}
+        metadata = {
+            "archived": False,
+            "auto_archive_duration": 1440,
+            "archive_timestamp": "2026-11-23T00:00:00+00:00",
+            "locked": False,
+        }
+        if kind == PRIVATE_THREAD:
+            metadata["invitable"] = bool(body.get("invitable", True))
+        return {
+            "id": ident,
+            "type": kind,
+            "name": body.get("name", "t"),
+            "guild_id": str(GUILD),
+            "parent_id": parent,
+            "owner_id": str(BOT_ID),
+            "thread_metadata": metadata,
+        }
 
     # -- interaction webhooks ----------------------------------------------------------------
     def webhook(self, route: Any, body: Any, sent: Sent) -> Any:
@@ -561,6 +589,14 @@ class FakeDiscord:
         self.expired_tokens.add(token)
 
     # -- reading what was sent --------------------------------------------------------------------
+    def readers(self, channel_id: Any) -> frozenset[int] | None:
+        """Who may read a channel's messages: a private thread's members (the
+        moderators aside: they may manage threads), None for everyone."""
+        thread = self.threads.get(str(channel_id))
+        if thread is None or thread["type"] != PRIVATE_THREAD:
+            return None
+        return frozenset(thread["members"] - {BOT_ID})
+
     def replies(self, since: int = 0) -> list[Sent]:
         return [s for s in self.sent[since:] if s.transport in ("interaction", "webhook")]
 

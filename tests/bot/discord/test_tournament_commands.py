@@ -9,15 +9,25 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+import discord
 import pytest
 
 from bot import client as client_module
 from tests.bot.discord.conftest import start_bot
 from tests.bot.discord.harness import MESSAGE_PATH, FakeDiscord, settle
-from tests.bot.discord.test_commands_tables import is_ephemeral, payload, run, text_of
+from tests.bot.discord.test_commands_tables import SHOWS, is_ephemeral, run, text_of
+from tests.bot.discord.test_commands_tables import payload as table_payload
 
 MOD, MEMBER = 21, 22
 MANAGE_GUILD = str(1 << 5)
+#: what the bot needs for a tournament: a table's permissions, and private threads
+BOARDS = discord.Permissions(SHOWS.value, create_private_threads=True)
+
+
+def payload(fake: FakeDiscord, *args: Any, **kw: Any) -> dict[str, Any]:
+    """An interaction; the bot holds what a tournament needs in the channel."""
+    kw.setdefault("app", BOARDS)
+    return table_payload(fake, *args, **kw)
 
 
 class Clock:
