@@ -5,10 +5,13 @@ The service decides everything (moderators only for ``new``, the host or a
 moderator for ``start``) from the caller's ``Actor``; its refusals reach the
 user as "⚠️ ..." through the app-command error handler.  The channel gets
 one standings message per tournament, posted by ``new`` and edited as
-players join and boards finish (in the server's language); each board
-table with people at it gets the ordinary table message (the presenter's).
-A standings message never shows a card: only entrants and scores of
-boards played at every table.
+players join and boards finish (in the server's language).  A standings
+message never shows a card: only entrants and scores of boards played at
+every table.  Each board table with people at it plays in a private thread
+of the channel whose members are its players (``_on_table``), where the
+presenter shows it: every table of a board holds the same hands, so nothing
+of a board may reach the channel (docs/history-and-tournaments.md, "How
+tournament tables are kept apart").
 """
 
 from __future__ import annotations
@@ -244,9 +247,15 @@ class TournamentCog(
     @app_commands.command(name="join", description=_("Join the tournament of this channel"))
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         info = await self.service.join(actor_of(interaction))
-        await interaction.response.send_message(
-            t("You joined tournament #{id}.", id=info.id), ephemeral=True
-        )
+        text = t("You joined tournament #{id}.", id=info.id)
+        perms = interaction.permissions
+        if perms.manage_threads or perms.administrator:
+            # Discord lets them read every private thread: the service cannot stop that
+            text += " " + t(
+                "You may manage threads here, so Discord lets you open the other tables' "
+                "private threads: please don't until your own table has finished the board."
+            )
+        await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(
         name="start", description=_("Start the tournament of this channel (host or moderators)")
