@@ -447,6 +447,8 @@ class FakeDiscord:
             "guild_id": str(GUILD),
             "parent_id": parent,
             "owner_id": str(BOT_ID),
+            "message_count": 0,
+            "member_count": 1,
             "thread_metadata": metadata,
         }
 

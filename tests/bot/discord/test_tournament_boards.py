@@ -171,3 +171,41 @@ async def test_a_table_without_its_thread_is_shown_nowhere(fake: FakeDiscord, tb
         if s.method == "POST" and s.path == POST_PATH
     ]
     assert any("could not open a private thread" in text for text in told), told
+
+
+async def test_not_inside_a_thread(fake: FakeDiscord, tbot: Any) -> None:
+    body = payload(
+        fake, 2, slash(fake, "new", game="callbreak", boards=1, tables=2), MOD,
+        permissions=MANAGE_GUILD,
+    )  # fmt: skip
+    body["channel"] = {
+        **body["channel"],
+        "type": 11,
+        "parent_id": str(CHANNEL),
+        "owner_id": str(MOD),
+        "message_count": 0,
+        "member_count": 1,
+        "thread_metadata": {
+            "archived": False,
+            "auto_archive_duration": 1440,
+            "archive_timestamp": "2026-11-23T00:00:00+00:00",
+            "locked": False,
+        },
+    }
+    replies = await run(tbot, fake, body)
+    assert [r for r in replies if is_ephemeral(r) and "a thread cannot hold" in text_of(r)]
+    assert cog(tbot).service.live == {}
+
+
+async def test_a_moderator_who_plays_is_reminded_of_the_threads(
+    fake: FakeDiscord, tbot: Any
+) -> None:
+    await _open(tbot, fake, boards=1)
+    manage_threads = str(1 << 34)
+    (joined,) = await run(
+        tbot, fake, payload(fake, 2, slash(fake, "join"), 40, permissions=manage_threads)
+    )
+    assert "You joined tournament #1" in text_of(joined)
+    assert "Discord lets you open the other tables' private threads" in text_of(joined)
+    (plain,) = await run(tbot, fake, payload(fake, 2, slash(fake, "join"), 41))
+    assert "private threads" not in text_of(plain)
