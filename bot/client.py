@@ -11,6 +11,7 @@ carries the clicker's ``Actor`` (``bot.ui.actors.actor_of``).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -21,8 +22,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.db.repositories import Store
-from bot.i18n import N_, set_current, t
+from bot.i18n import N_, set_current, t, using
 from bot.i18n.errors import error_text
+from bot.i18n.locales import pick
 from bot.services.policy import discord_tables
 from bot.services.tables import TableService
 from bot.services.thinking import Thinker
@@ -50,6 +52,10 @@ EXTENSIONS = (
     "bot.cogs.tournaments",
 )
 UNKNOWN_COMPONENT = N_("That button is not one Card Table knows (it may be from an old version).")
+RESTARTING = N_("Card Table is restarting: nothing was changed. Try again in a minute.")
+#: interaction types answered while shutting down (a command, a component, a modal);
+#: an autocomplete (4) cannot carry a message and is left unanswered
+ANSWERED_WHILE_CLOSING = frozenset({2, 3, 5})
 
 
 class CardBot(commands.Bot):
@@ -105,6 +111,8 @@ class CardBot(commands.Bot):
         self.presenter = Presenter(self, settings.edit_interval, self.hands, self.pings)
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self.tree.interaction_check = self.in_their_language  # type: ignore[method-assign]
+        self._shutdown: asyncio.Future[None] | None = None
+        self._refusals: set[asyncio.Task[None]] = set()
 
     async def setup_hook(self) -> None:
         await self.store.migrate()
@@ -126,10 +134,72 @@ class CardBot(commands.Bot):
             await self.tree.sync()
 
     async def close(self) -> None:
-        await self.presenter.close()
+        """discord.py's ``close`` (and ``async with bot``): the whole
+        ``shutdown``, so no path closes the gateway before the moves are
+        stored."""
+        await self.shutdown()
+
+    async def shutdown(self) -> None:
+        """Stop the bot cleanly; SIGTERM and SIGINT end here (``bot.run``).
+
+        Runs once: a second call waits for the first.  The order matters,
+        and a component that needs stopping adds its step at its place:
+
+        1. ``stop_taking_clicks``: every interaction from now on is answered
+           "restarting, nothing was changed" and reaches no handler;
+        2. ``service.close``: resuming, deadlines and the AI drivers stop,
+           the AI worker pool is closed, and the group-commit queue is
+           drained -- every move a player was told about is stored;
+        3. ``presenter.close``: pending table-message edits are dropped
+           (the next start redraws every live table);
+        4. the "restarting" answers still in flight are sent;
+        5. ``store.close``: the writer thread and the database connections;
+        6. discord.py's ``close``: the gateway and the HTTP session, last,
+           because steps 2-4 may still answer interactions.
+        """
+        if self._shutdown is None:
+            self._shutdown = asyncio.ensure_future(self._shut_down())
+        await asyncio.shield(self._shutdown)
+
+    @property
+    def shutting_down(self) -> bool:
+        """True from the first step of ``shutdown`` on."""
+        return self._shutdown is not None
+
+    async def _shut_down(self) -> None:
+        log.debug("shutting down: storing the last moves")
+        self.stop_taking_clicks()
         await self.service.close()
+        await self.presenter.close()
+        if self._refusals:
+            await asyncio.wait(self._refusals, timeout=3)
         await self.store.close()
         await super().close()
+        log.debug("shut down")
+
+    def stop_taking_clicks(self) -> None:
+        """From now on every interaction is refused in one ephemeral line
+        before any handler sees it (discord.py's own parser for
+        INTERACTION_CREATE is replaced)."""
+        self._connection.parsers["INTERACTION_CREATE"] = self._refuse_interaction
+
+    def _refuse_interaction(self, data: Any) -> None:
+        if data.get("type") not in ANSWERED_WHILE_CLOSING:
+            return
+        interaction: discord.Interaction[Any] = discord.Interaction(
+            data=data, state=self._connection
+        )
+        task = asyncio.get_running_loop().create_task(self._answer_restarting(interaction))
+        self._refusals.add(task)
+        task.add_done_callback(self._refusals.discard)
+
+    async def _answer_restarting(self, interaction: discord.Interaction[Any]) -> None:
+        with using(pick(interaction.locale.value)):
+            text = "⏳ " + t(RESTARTING)
+        try:
+            await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException as exc:
+            log.info("could not answer an interaction while shutting down (%s)", exc)
 
     async def is_moderator(self, interaction: discord.Interaction[Any]) -> bool:
         """Delegates to the service, which decides (kept for callers that

@@ -1,23 +1,38 @@
 """``python -m bot run``: start the Discord bot (a thin launcher).
 
-The usual ways this fails before the bot is up -- a token Discord refuses,
-no network -- are told in one line with a non-zero exit code, not as a
-chain of tracebacks.  Logging is configured here once (one handler on the
-root logger; discord.py's ``run`` would add its own, so the bot is started
-with ``start`` inside our own ``asyncio.run``).
+The usual ways this fails before the bot is up -- settings that do not
+parse, a token that cannot be one (exit 2, before any network), a token
+Discord refuses, no network -- are told in one line with a non-zero exit
+code, not as a chain of tracebacks.  Logging is configured here once (one
+handler on the root logger; discord.py's ``run`` would add its own, so the
+bot is started with ``start`` inside our own ``asyncio.run``).
+
+SIGTERM (``docker stop``, systemd) and SIGINT (Ctrl-C) end the bot through
+``CardBot.shutdown`` -- clicks refused, the last moves stored, the AI pool,
+the database and the gateway closed -- and exit 0.  Python as a container's
+PID 1 gets no default handler for SIGTERM, so without ours ``docker stop``
+would wait out its timeout and kill the process.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
+from typing import TYPE_CHECKING
 
 from bot.logs import set_up_handler
 from bot.settings import Settings
 
+if TYPE_CHECKING:
+    from bot.client import CardBot
+
 log = logging.getLogger(__name__)
 EXIT_LOGIN_FAILED = 1
+EXIT_BAD_SETTINGS = 2
+#: the signals that stop the bot cleanly
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 MAX_ERROR = 200
 #: chatty loggers kept to warnings whatever LOG_LEVEL says (alembic tells
 #: every plugin it sets up on each start)
@@ -73,8 +88,24 @@ def failure_line(exc: BaseException) -> str | None:
     return None
 
 
+def settings_or_line() -> Settings | str:
+    """The settings, or one line saying what in them is wrong."""
+    from pydantic import ValidationError
+
+    try:
+        return Settings()
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']).upper()}: {e['msg']}" for e in exc.errors()
+        )
+        return _clip(f"the settings are not valid ({problems}): fix .env or the environment")
+
+
 def run_bot() -> int:
-    settings = Settings()
+    settings = settings_or_line()
+    if isinstance(settings, str):
+        print(settings, file=sys.stderr)
+        return EXIT_BAD_SETTINGS
     configure_logging(settings.log_level, settings.log_format)
     if not settings.has_token:
         print(
@@ -82,6 +113,14 @@ def run_bot() -> int:
             "or play offline in the terminal: python -m bot play callbreak"
         )
         return 2
+    from bot.ops_doctor import check_token
+
+    assert settings.discord_token is not None
+    token = settings.discord_token.get_secret_value()
+    shape = check_token(token)
+    if not shape.ok:  # Discord would only refuse it, after a round trip
+        print(_clip(shape.text), file=sys.stderr)
+        return EXIT_BAD_SETTINGS
     import discord
 
     from bot.client import CardBot
@@ -91,16 +130,9 @@ def run_bot() -> int:
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
     bot = CardBot(settings)
-    assert settings.discord_token is not None
-    token = settings.discord_token.get_secret_value()
-
-    async def runner() -> None:
-        async with bot:
-            await bot.start(token)
-
     try:
-        asyncio.run(runner())
-    except KeyboardInterrupt:
+        asyncio.run(serve(bot, token))
+    except KeyboardInterrupt:  # before the signal handlers were in place
         return 0
     except Exception as exc:
         line = failure_line(exc)
@@ -109,3 +141,38 @@ def run_bot() -> int:
         print(line, file=sys.stderr, flush=True)
         return EXIT_LOGIN_FAILED
     return 0
+
+
+async def serve(bot: CardBot, token: str) -> None:
+    """Run ``bot`` until it fails to connect (raised) or a stop signal
+    comes; then ``bot.shutdown()`` and return."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for signum in STOP_SIGNALS:
+        loop.add_signal_handler(signum, _on_signal, signum, stop)
+    try:
+        async with bot:  # its exit is bot.shutdown() too, whatever ends the block
+            running = asyncio.create_task(bot.start(token), name="bot.run: gateway")
+            stopping = asyncio.create_task(stop.wait(), name="bot.run: stop signal")
+            await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            if running.done():
+                stopping.cancel()
+                running.result()  # a failed login is raised here
+                return
+            await bot.shutdown()
+            # the gateway task returns once discord.py sees the closed socket
+            running.cancel()
+            await asyncio.gather(running, return_exceptions=True)
+            log.info("stopped: every acknowledged move is stored")
+    finally:
+        for signum in STOP_SIGNALS:
+            loop.remove_signal_handler(signum)
+
+
+def _on_signal(signum: int, stop: asyncio.Event) -> None:
+    name = signal.Signals(signum).name
+    if stop.is_set():
+        log.info("%s again: already shutting down", name)
+        return
+    log.info("%s: shutting down", name)
+    stop.set()

@@ -14,6 +14,37 @@ from bot.db.session import DEFAULT_SYNCHRONOUS, checked_synchronous
 from bot.db.shards import Shards
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///cardtable.db"
+#: the async driver of each database the store runs on
+ASYNC_DRIVERS = {"sqlite": "aiosqlite", "postgresql": "asyncpg"}
+#: scheme spellings that mean PostgreSQL (``postgres://`` is what many hosts hand out)
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+
+
+def async_database_url(url: str) -> str:
+    """``url`` with the driver the store needs: ``postgresql://`` and
+    ``postgres://`` become ``postgresql+asyncpg://``, ``sqlite://``
+    becomes ``sqlite+aiosqlite://`` (SQLAlchemy would pick a driver that is
+    not installed and fail with "No module named 'psycopg'").  A URL that
+    names another driver is a ``ValueError`` that says the right form."""
+    scheme, sep, rest = url.strip().partition("://")
+    if not sep:
+        return url
+    backend, _, driver = scheme.lower().partition("+")
+    if backend in POSTGRES_SCHEMES:
+        backend = "postgresql"
+    wanted = ASYNC_DRIVERS.get(backend)
+    if wanted is None:
+        return url  # not ours to fix: the store refuses it with its own reason
+    if driver and driver != wanted:
+        raise ValueError(
+            f"{scheme}:// names the driver {driver!r}; Card Table uses {backend}+{wanted}:// "
+            f"(e.g. {backend}+{wanted}://{_example(backend)})"
+        )
+    return f"{backend}+{wanted}://{rest}"
+
+
+def _example(backend: str) -> str:
+    return "user:password@host:5432/db" if backend == "postgresql" else "/path/to/cardtable.db"
 
 
 def parse_shard_ids(value: Any) -> list[int] | None:
@@ -61,6 +92,11 @@ class Settings(BaseSettings):
     shard_count: int = Field(default=1, ge=1, le=4096)
     #: the shards this process runs ("0,1" or "0-3"); empty: all of them
     shard_ids: Annotated[list[int] | None, NoDecode] = None
+
+    @field_validator("database_url")
+    @classmethod
+    def _database_url(cls, value: str) -> str:
+        return async_database_url(value)
 
     @field_validator("sqlite_synchronous")
     @classmethod

@@ -162,9 +162,15 @@ class TableService(ResumeMixin, LobbyMixin, TurnsMixin):
         self._resuming: asyncio.Task[None] | None = None
         #: other services' rules on who may see a table's cards (``add_view_check``)
         self.view_checks: list[ViewCheck] = []
+        #: set by ``close``: no AI driver starts from then on (a move still in
+        #: flight when the bot stops must not wake the closed AI pool)
+        self.closing = False
 
     # -- life cycle ---------------------------------------------------------------------
     async def close(self) -> None:
+        """Stop resuming, deadlines and AI seats, close the AI pool, and wait
+        until every move submitted to the store is committed."""
+        self.closing = True
         if self._resuming is not None and not self._resuming.done():
             self._resuming.cancel()
             await asyncio.gather(self._resuming, return_exceptions=True)

@@ -41,8 +41,9 @@ class TurnsMixin:
     def _schedule(self, live: LiveTable) -> None:
         """Make sure an AI driver runs while an AI must decide.  A driver
         that ends for any reason while one is still needed is restarted
-        (a done-callback, not a poller)."""
-        if not self._needs_driver(live):
+        (a done-callback, not a poller).  None starts once the service is
+        closing."""
+        if self.closing or not self._needs_driver(live):
             return
         if live.driver is None or live.driver.done():
             live.driver = asyncio.create_task(self._drive(live), name=f"cardtable-table-{live.id}")

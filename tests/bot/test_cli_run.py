@@ -4,6 +4,7 @@ the login is replaced by one that fails the way discord.py and aiohttp do."""
 
 from __future__ import annotations
 
+import base64
 import os
 import subprocess
 import sys
@@ -18,6 +19,8 @@ from bot.__main__ import main
 from bot.client import CardBot
 
 ROOT = Path(__file__).resolve().parents[2]
+#: shaped like a bot token, so ``run`` passes it on to Discord (which refuses it here)
+TOKEN = base64.urlsafe_b64encode(b"900000000000000002").decode().rstrip("=") + ".GaBcDe." + "x" * 38
 BAD_TOKEN = "Discord refused the token: check DISCORD_TOKEN in .env"
 
 
@@ -34,7 +37,7 @@ def http_401() -> discord.HTTPException:
 @pytest.fixture
 def bot_env(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("DISCORD_TOKEN", "not.a.token")
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     monkeypatch.setenv("DATABASE_URL", f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
 
 
@@ -129,7 +132,7 @@ def test_the_whole_program_prints_the_line_once(failure, line, tmp_path):
         env={
             **os.environ,
             "PYTHONPATH": str(ROOT),
-            "DISCORD_TOKEN": "not.a.token",
+            "DISCORD_TOKEN": TOKEN,
             "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}",
             "LOG_LEVEL": "INFO",
         },
