@@ -3,7 +3,7 @@
 python -m bot                      # DISCORD_TOKEN set: run the bot; else play Callbreak offline
 python -m bot run                  # the Discord bot (needs DISCORD_TOKEN)
 python -m bot play <game> [--seed N] [--seat K] [--watch] [--players N] [--set key=value]
-python -m bot play --resume [N]    # go on with an interrupted terminal game
+python -m bot play --resume [N]    # go on with an interrupted terminal game (same --db)
 python -m bot rules <game>         # print a game's rule book
 python -m bot replay TABLE [--db FILE]  # a finished match, trick by trick
 
@@ -116,7 +116,11 @@ def _play_parser(sub: argparse._SubParsersAction[CliParser]) -> CliParser:
         metavar="TABLE",
         help="resume an unfinished terminal game (lists them when there are several)",
     )
-    play.add_argument("--db", default=None, help="SQLite file for the game (default: cardtable.db)")
+    play.add_argument(
+        "--db",
+        default=None,
+        help="SQLite file for the game (default: cardtable-terminal.db; never DATABASE_URL)",
+    )
     play.add_argument(
         "--lang",
         default=None,

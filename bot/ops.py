@@ -96,9 +96,15 @@ def one_line(text: object, limit: int = 400) -> str:
 
 
 def database_url(given: str | None) -> str:
-    """``given``, or the configured DATABASE_URL (a bad setting is a refusal)."""
+    """``given`` (with its async driver, ``bot.settings.async_database_url``),
+    or the configured DATABASE_URL (a bad setting is a refusal)."""
     if given:
-        return given
+        from bot.settings import async_database_url
+
+        try:
+            return async_database_url(given)
+        except ValueError as exc:
+            raise Refusal(f"--db-url: {exc}") from None
     from pydantic import ValidationError
 
     from bot.settings import Settings
@@ -110,6 +116,36 @@ def database_url(given: str | None) -> str:
             f"{'.'.join(str(p) for p in e['loc']).upper()}: {e['msg']}" for e in exc.errors()
         )
         raise Refusal(f"the settings are not valid ({problems}): fix .env") from None
+
+
+def require_database(url: str, what: str = "DATABASE_URL") -> None:
+    """A command that reads a database refuses one that is not there
+    instead of letting SQLite create an empty file: ``Refusal`` when
+    ``url`` names a SQLite file that does not exist."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise Refusal(f"{what} is not a database URL: {one_line(url, 80)!r}") from None
+    path = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not path or path == ":memory:":
+        return
+    if path.startswith("file:"):
+        return
+    if not Path(path).is_file():
+        raise Refusal(f"there is no database {path} ({what}): check the path")
+    try:
+        conn = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True)
+        try:
+            version = sqlite_version(conn)
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        raise Refusal(f"{path} ({what}) is not a readable SQLite database ({exc})") from None
+    if version is None:
+        raise Refusal(f"{path} ({what}) is not a Card Table database (no schema version in it)")
 
 
 # -- schema versions -----------------------------------------------------------------------
@@ -225,13 +261,14 @@ def backup(url: str, file: Path, *, force: bool = False) -> int:
         raise Refusal(f"{file} exists: add --force to replace it, or choose another file")
     if file.exists() and file.resolve() == source.resolve():
         raise Refusal(f"{file} is the database itself: choose another file")
-    if not file.parent.is_dir():
-        raise Refusal(f"the folder {file.parent} does not exist")
+    if file.parent.exists() and not file.parent.is_dir():
+        raise Refusal(f"{file.parent} is not a folder")
     known = revisions()
     partial = file.with_name(file.name + ".partial")
     src = sqlite3.connect(source, timeout=5)
     try:
         version = _check_card_table(src, source, known)
+        made = _make_folder(file.parent)
         partial.unlink(missing_ok=True)
         dst = sqlite3.connect(partial)
         try:
@@ -250,8 +287,21 @@ def backup(url: str, file: Path, *, force: bool = False) -> int:
         partial.unlink(missing_ok=True)
         raise Refusal(f"the copy failed its check ({'; '.join(check[:3])}): nothing written")
     os.replace(partial, file)
-    print(f"Backed up {source} to {file} (schema {version}; {counts_text(counts)}).")
+    folder = f" (made the folder {file.parent})" if made else ""
+    print(f"Backed up {source} to {file}{folder} (schema {version}; {counts_text(counts)}).")
     return 0
+
+
+def _make_folder(folder: Path) -> bool:
+    """Make the backup's folder (``backups/`` in the hosting guide's
+    command) when it is missing; True when it was made."""
+    if folder.is_dir():
+        return False
+    try:
+        folder.mkdir(parents=True)
+    except OSError as exc:
+        raise Refusal(f"cannot make the folder {folder}: {exc.strerror or exc}") from None
+    return True
 
 
 def postgres_backup_advice(url: str, file: Path) -> str:

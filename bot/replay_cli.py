@@ -4,7 +4,8 @@ every hand shown, printed from a database (issue 16).
 The person at the terminal runs the database (``--db FILE``, else the
 bot's ``DATABASE_URL``), so they may replay any of its tables; the history
 service still refuses a match that is not over (a replay never opens on a
-live table).  A refusal is one line on stderr with exit code 2.
+live table).  A refusal is one line on stderr with exit code 2 -- a
+database file that does not exist included, which is never created.
 """
 
 from __future__ import annotations
@@ -33,11 +34,13 @@ def add_parser(sub: Any) -> None:
 
 
 def _database_url(db: str | None) -> str:
-    if db:
-        return f"sqlite+aiosqlite:///{db}"
-    from bot.settings import DEFAULT_DATABASE_URL
+    """``--db FILE``, else DATABASE_URL (environment or ``.env``); a
+    ``Refusal`` when it names a SQLite file that does not exist."""
+    from bot.ops import database_url, require_database
 
-    return os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+    url = f"sqlite+aiosqlite:///{db}" if db else database_url(None)
+    require_database(url, "--db" if db else "DATABASE_URL")
+    return url
 
 
 async def _lines(url: str, table: int) -> list[str]:
@@ -59,6 +62,9 @@ def cli_replay(
         from bot.i18n.locales import from_environment
 
         lang = from_environment(os.environ)
+    from bot.db.repositories import StoreUnavailable
+    from bot.ops import Refusal, one_line
+
     with using(lang):
         try:
             lines = asyncio.run(_lines(_database_url(args.db), args.table))
@@ -66,6 +72,9 @@ def cli_replay(
             from bot.i18n.errors import error_text
 
             print(f"python -m bot replay: {error_text(exc)}", file=err)
+            return 2
+        except (Refusal, StoreUnavailable) as exc:
+            print(one_line(f"python -m bot replay: {exc}"), file=err)
             return 2
     print("\n".join(lines).rstrip(), file=out)
     return 0

@@ -1,10 +1,18 @@
 """The offline terminal table: ``python -m bot play <game>``.
 
-It plays through the same ``TableService`` and SQLite store as the Discord
+It plays through the same ``TableService`` and store code as the Discord
 bot, as ``Actor.local()``, so a game can be interrupted (q, EOF, Ctrl-C,
-even a crash) and resumed with ``python -m bot play --resume``.  Everything
-printed for the human is rendered from its own seat's view (or the
-spectator's when watching).
+SIGTERM, even a crash) and resumed with ``python -m bot play --resume``.
+Everything printed for the human is rendered from its own seat's view (or
+the spectator's when watching).
+
+The terminal keeps its games in its own SQLite file, ``TERMINAL_DB`` in the
+working directory, or the one ``--db`` names -- never the bot's
+``DATABASE_URL``: an operator's ``.env`` pointing at the server's
+PostgreSQL must not collect offline games.  Every hint that resumes a game
+repeats ``--db`` (and ``--lang``) when they were given.  SIGTERM stops a
+game as cleanly as Ctrl-C (the service and the store are closed, every
+stored move kept) and prints the same hint, with exit code 0.
 
 Nothing is lost at the edges: a bad command line is refused in one line
 before any table exists; a typed line that is no move at all (too long,
@@ -27,15 +35,15 @@ import asyncio
 import os
 import sys
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC
-from typing import TextIO
+from typing import Any, TextIO
 
 from sqlalchemy.engine import make_url
 
 from bot.db.repositories import Store, StoreUnavailable
-from bot.i18n import N_, t, using
+from bot.i18n import N_, t, tn, using
 from bot.i18n.errors import error_text
 from bot.i18n.locales import from_environment
 from bot.i18n.terms import and_list, game_summary, game_title, seat_display_name
@@ -67,11 +75,14 @@ MAX_ERROR = 200
 #: bytes kept of a line still being typed before it is known to be too long
 _MAX_PENDING = 4 * MAX_LINE + 2
 EXIT_INTERRUPTED = 130
+#: the terminal's own database file (in the working directory) when --db is not given
+TERMINAL_DB = "cardtable-terminal.db"
+TERMINAL_DB_URL = f"sqlite+aiosqlite:///{TERMINAL_DB}"
 HELP = N_(
     "Type a card to play it (AS, as, 10h, 7d), a number to bid (3), or an action\n"
     "as listed ('bid 9 H', 'trump S', 'pass', 'pickup', 'hidden 2', 'play 7H 7D').\n"
     "'?' lists your legal moves, 't' shows the table again, 'q' quits (resume later\n"
-    "with 'python -m bot play --resume')."
+    "with '{command}')."
 )
 NOT_UTF8 = N_("that line is not UTF-8 text")
 TOO_LONG = N_("that line is too long ({limit} characters at most)")
@@ -93,8 +104,26 @@ class BadInput(Exception):
     """A typed line that is no move at all: refused, and asked again."""
 
 
-def resume_hint(table_id: int) -> str:
-    return f"python -m bot play --resume {table_id}"
+def resume_hint(
+    table_id: int | None = None, db_url: str | None = None, lang: str | None = None
+) -> str:
+    """The command that resumes ``table_id`` (or lists the unfinished games),
+    with every option it needs: ``--db`` unless it is the terminal's own
+    file, ``--lang`` when one was given."""
+    import shlex
+
+    parts = ["python", "-m", "bot", "play", "--resume"]
+    if table_id is not None:
+        parts.append(str(table_id))
+    if db_url is not None and db_url != TERMINAL_DB_URL:
+        url = make_url(db_url)
+        if url.get_backend_name() == "sqlite" and url.database:
+            parts += ["--db", url.database]
+        else:  # only a test gives the terminal another kind of database
+            parts += ["--db", url.render_as_string(hide_password=True)]
+    if lang is not None:
+        parts += ["--lang", lang]
+    return shlex.join(parts)
 
 
 # -- input ------------------------------------------------------------------------------------
@@ -347,9 +376,17 @@ def is_terminal_table(info: TableInfo) -> bool:
 # -- playing -------------------------------------------------------------------------------------
 @dataclass
 class Session:
-    """What the interrupt message needs to know: the table being played."""
+    """What the interrupt message needs to know: the table being played,
+    and the options that find it again."""
 
     table_id: int | None = None
+    db_url: str | None = None
+    lang: str | None = None
+    #: the signal that stopped the game (SIGTERM), if one did
+    stopped_by: str | None = None
+
+    def hint(self, table_id: int | None = None) -> str:
+        return resume_hint(table_id, self.db_url, self.lang)
 
 
 class TerminalTable:
@@ -434,7 +471,7 @@ class TerminalTable:
                     "\n"
                     + t(
                         "Game left unfinished. Resume with: {command}",
-                        command=resume_hint(self.table_id),
+                        command=self.session.hint(self.table_id),
                     )
                 )
                 return 0
@@ -471,7 +508,7 @@ class TerminalTable:
             if text is None or text.lower() in ("q", "quit", "exit"):
                 return False
             if text in ("?", "help"):
-                self.con.say(t(HELP))
+                self.con.say(t(HELP, command=self.session.hint()))
                 self.con.say(t("Legal now: {moves}", moves=", ".join(str(a) for a in legal)))
                 continue
             if text.lower() in ("t", "table"):
@@ -642,6 +679,18 @@ def _check_sqlite_path(db_url: str, db_name: str) -> None:
         )
 
 
+def _require_existing(db_url: str, db_name: str) -> None:
+    """``--resume`` on a SQLite file that is not there: refused, and the
+    file is not created."""
+    url = make_url(db_url)
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+        return
+    if not os.path.exists(url.database):
+        raise CliError(
+            t("there is no database {database}: nothing to resume (check --db)", database=db_name)
+        )
+
+
 async def _open_store(db_url: str, db_name: str) -> Store:
     _check_sqlite_path(db_url, db_name)
     store = Store(db_url)
@@ -670,6 +719,8 @@ async def _play(request: PlayRequest, con: Console, session: Session) -> int:
             watch=request.watch,
         )
     db_name = database_name(request.db_url)
+    if request.resume is not None:
+        _require_existing(request.db_url, db_name)  # resuming reads: never create the file
     store = await _open_store(request.db_url, db_name)
     service = TableService(
         store,
@@ -724,6 +775,16 @@ async def _play(request: PlayRequest, con: Console, session: Session) -> int:
                 )
             )
         else:
+            unfinished = await Resumer(service, store, con, db_name, {}).candidates()
+            if unfinished:
+                con.say(
+                    tn(
+                        "You have {n} unfinished game here: {command} goes on with it.",
+                        "You have {n} unfinished games here: {command} lists them.",
+                        len(unfinished),
+                        command=session.hint(unfinished[0].id if len(unfinished) == 1 else None),
+                    )
+                )
             info = await service.create_table(
                 actor,
                 game=plan.game.name,
@@ -743,7 +804,7 @@ async def _play(request: PlayRequest, con: Console, session: Session) -> int:
                 seat_line = t(
                     "You sit in seat {seat} at table #{table}.", seat=human, table=info.id
                 )
-                con.say(f"{seat_line} {t(HELP)}")
+                con.say(f"{seat_line} {t(HELP, command=session.hint())}")
             con.say()
         return await TerminalTable(service, con, info.id, human, session).run()
     finally:
@@ -767,8 +828,10 @@ def play_terminal(
 ) -> int:
     """Play (or resume) one match in the terminal; returns the exit code.
     Refusals are one line on stderr with exit code 2; Ctrl-C ends at once
-    with the command that resumes the game (exit code 130).  ``lang``: the
-    language of everything printed (default: the environment's)."""
+    with the command that resumes the game (exit code 130), SIGTERM the
+    same way with exit code 0.  ``db_url``: default the terminal's own file
+    (``TERMINAL_DB``).  ``lang``: the language of everything printed
+    (default: the environment's)."""
     with using(lang or from_environment(os.environ)):
         return _play_terminal(
             game_name,
@@ -781,6 +844,7 @@ def play_terminal(
             resume=resume,
             players=players,
             console=console,
+            lang=lang,
         )
 
 
@@ -796,9 +860,8 @@ def _play_terminal(
     resume: int | bool | None,
     players: int | None,
     console: Console | None,
+    lang: str | None,
 ) -> int:
-    from bot.settings import Settings
-
     con = console or Console()
     request = PlayRequest(
         game_name=game_name,
@@ -807,13 +870,18 @@ def _play_terminal(
         watch=watch,
         options=options or {},
         agent=agent,
-        db_url=db_url or Settings().database_url,
+        db_url=db_url or TERMINAL_DB_URL,
         resume=resume,
         players=players,
     )
-    session = Session()
+    session = Session(db_url=request.db_url, lang=lang)
     try:
-        return asyncio.run(_play(request, con, session))
+        return asyncio.run(_until_stopped(_play(request, con, session), session))
+    except asyncio.CancelledError:
+        if session.stopped_by is None:
+            raise
+        _say_stopped(con, session, t("Stopped ({signal}).", signal=session.stopped_by))
+        return 0
     except CliError as exc:
         con.refuse(exc)
         return 2
@@ -824,11 +892,39 @@ def _play_terminal(
         con.refuse(f"{exc} ({database_name(request.db_url)})")
         return 1
     except KeyboardInterrupt:
-        if session.table_id is not None:
-            con.say(
-                "\n"
-                + t("Interrupted: resume with {command}", command=resume_hint(session.table_id))
-            )
-        else:
-            con.say("\n" + t("Interrupted."))
+        _say_stopped(con, session, t("Interrupted."))
         return EXIT_INTERRUPTED
+
+
+def _say_stopped(con: Console, session: Session, stopped: str) -> None:
+    if session.table_id is not None:
+        con.say(
+            "\n" + t("Interrupted: resume with {command}", command=session.hint(session.table_id))
+        )
+    else:
+        con.say("\n" + stopped)
+
+
+async def _until_stopped(play: Coroutine[Any, Any, int], session: Session) -> int:
+    """Run ``play``; SIGTERM cancels it like Ctrl-C does (its ``finally``
+    closes the service and the store: every stored move is kept) and is
+    noted in ``session`` so the caller exits 0."""
+    import signal
+
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+
+    def stop() -> None:
+        if session.stopped_by is None:
+            session.stopped_by = "SIGTERM"
+            task.cancel()
+
+    try:
+        loop.add_signal_handler(signal.SIGTERM, stop)
+    except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, Windows
+        return await play
+    try:
+        return await play
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)

@@ -83,6 +83,8 @@ def one_error_line(capsys) -> tuple[str, str]:
 
 def test_no_unfinished_game(monkeypatch, tmp_path, capsys):
     db = tmp_path / "t.db"
+    finish_game(db, monkeypatch, tmp_path)  # a database with no unfinished game
+    capsys.readouterr()
     assert run_main(["play", "--resume", "--db", str(db)], monkeypatch, tmp_path) == 2
     _, line = one_error_line(capsys)
     assert line.endswith(f"there is no unfinished terminal game in {db}")

@@ -219,3 +219,20 @@ def test_help_lists_the_operations(capsys):
     out = capsys.readouterr().out
     for name in ("backup", "restore", "migrate-data", "doctor"):
         assert name in out
+
+
+def test_backup_makes_a_missing_folder_as_the_hosting_guide_writes_it(
+    tmp_path, monkeypatch, capsys
+):
+    # docs/hosting.md: python -m bot backup backups/cardtable-$(date +%F).db
+    db = tmp_path / "cardtable.db"
+    make_db(db)
+    target = Path("backups") / "cardtable-2026-01-02.db"
+    assert run(["backup", str(target), "--db-url", url(db)], monkeypatch, tmp_path) == 0
+    assert "made the folder backups" in capsys.readouterr().out
+    assert (tmp_path / target).read_bytes().startswith(b"SQLite format 3")
+    # a file where the folder should be is still refused, and nothing is made
+    (tmp_path / "taken").write_text("a file")
+    argv = ["backup", "taken/out.db", "--db-url", url(db)]
+    assert run(argv, monkeypatch, tmp_path) == 2
+    assert "not a folder" in one_line_refusal(capsys)
