@@ -31,9 +31,12 @@ class Check:
     name: str
     ok: bool
     text: str
+    #: passes (exit code 0) but needs a look: printed as WARN
+    warn: bool = False
 
     def line(self) -> str:
-        return one_line(f"{'OK  ' if self.ok else 'FAIL'} {self.name}: {self.text}", 300)
+        mark = "FAIL" if not self.ok else "WARN" if self.warn else "OK  "
+        return one_line(f"{mark} {self.name}: {self.text}", 300)
 
 
 def doctor(db_url: str | None = None, *, quick: bool = False) -> int:
@@ -56,7 +59,11 @@ def run_checks(db_url: str | None = None, *, quick: bool = False) -> list[Check]
         )
         return [Check("settings", False, f"{problems} (fix it in .env or the environment)")]
     token = settings.discord_token.get_secret_value() if settings.discord_token else ""
-    checks = [check_token(token), check_database(db_url or settings.database_url)]
+    url = db_url or settings.database_url
+    checks = [check_token(token), check_database(url)]
+    place = check_data_place(url)
+    if place is not None:
+        checks.append(place)
     if not quick:
         checks += [
             check_fonts(),
@@ -182,6 +189,100 @@ def _version_check(shown: str, version: str | None, tables: int, known: Revision
         f"{shown}: schema {version!r} is unknown to this Card Table (newest {known.head}): "
         "it was written by a newer version; upgrade the code",
     )
+
+
+# -- where the data lives (containers) ----------------------------------------------------
+#: files a container runtime leaves in every container (Docker, Podman)
+CONTAINER_MARKERS = ("/.dockerenv", "/run/.containerenv")
+#: the image's volume (Dockerfile: VOLUME /data)
+IMAGE_VOLUME = "/data"
+#: the mounts this process sees
+MOUNTINFO = Path("/proc/self/mountinfo")
+
+
+def in_container() -> bool:
+    return any(os.path.exists(m) for m in CONTAINER_MARKERS) or "container" in os.environ
+
+
+def mount_points(mountinfo: str) -> list[str]:
+    """The mount points of ``/proc/self/mountinfo`` (its fifth field, with
+    the kernel's octal escapes such as ``\\040`` for a space undone)."""
+    points = []
+    for line in mountinfo.splitlines():
+        fields = line.split()
+        if len(fields) >= 5:
+            points.append(re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4]))
+    return points
+
+
+def mount_of(path: str, points: list[str]) -> str:
+    """The mount point ``path`` lives on: the longest one containing it."""
+    best = "/"
+    for point in points:
+        inside = path == point or path.startswith(point.rstrip("/") + "/")
+        if inside and len(point) > len(best):
+            best = point
+    return best
+
+
+def check_data_place(
+    url: str,
+    *,
+    container: bool | None = None,
+    mountinfo: str | None = None,
+    writable: Callable[[str], bool] | None = None,
+    uid: int | None = None,
+) -> Check | None:
+    """For a SQLite database: FAIL when its folder exists but the bot's user
+    cannot write it (a bind mount owned by root: the one line says how to
+    own it); in a container, WARN when the file is not on a mounted volume
+    (it would be lost with the container).  None when there is nothing to
+    say (PostgreSQL, in-memory, not a container, no folder yet: the
+    database check speaks for that)."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        parsed = make_url(url)
+    except Exception:
+        return None
+    path = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not path or path == ":memory:":
+        return None
+    if path.startswith("file:"):
+        return None
+    file = os.path.abspath(path)
+    folder = os.path.dirname(file)
+    if not os.path.isdir(folder):
+        return None
+    can_write = writable or (lambda p: os.access(p, os.W_OK))
+    me = os.getuid() if uid is None else uid
+    if not can_write(folder):
+        owner = os.stat(folder).st_uid
+        return Check(
+            "data",
+            False,
+            f"{folder} belongs to uid {owner} and the bot runs as uid {me}: permission denied; "
+            f"give it to the bot's user (on the host: sudo chown -R {me}:{me} <the folder "
+            f"mounted at {folder}>)",
+        )
+    if not (in_container() if container is None else container):
+        return None
+    if mountinfo is None:
+        try:
+            mountinfo = MOUNTINFO.read_text(encoding="utf-8")
+        except OSError:
+            return None
+    mount = mount_of(folder, mount_points(mountinfo))
+    if mount == "/":
+        return Check(
+            "data",
+            True,
+            f"{file} is inside the container, on no volume: it is lost when the container is "
+            f"re-created; mount a volume at {IMAGE_VOLUME} (-v cardtable-data:{IMAGE_VOLUME}) "
+            "and leave DATABASE_URL unset",
+            warn=True,
+        )
+    return Check("data", True, f"{file} is on the volume mounted at {mount}")
 
 
 # -- fonts -----------------------------------------------------------------------------
