@@ -1,8 +1,13 @@
 # Card Table: the Discord bot in a small image.
 #   docker build -t card-table .
 #   docker run -d --name card-table --env-file .env -v cardtable-data:/data card-table
-# The SQLite database lives on the /data volume; set DATABASE_URL to use PostgreSQL
-# instead (see compose.yaml and docs/hosting.md).
+# The SQLite database lives on the /data volume (DATABASE_URL below; leave it out of
+# .env, or the database ends up inside the container and is lost with it).  Set
+# DATABASE_URL to use PostgreSQL instead (see compose.yaml and docs/hosting.md).
+# A host folder instead of the named volume must belong to the image's user, uid 10001:
+#   mkdir -p data && sudo chown 10001:10001 data
+#   docker run -d --name card-table --env-file .env -v "$PWD/data:/data" card-table
+# `docker stop` sends SIGTERM: the bot stores the last moves, closes and exits 0.
 
 FROM python:3.11-slim AS build
 WORKDIR /src
@@ -23,6 +28,7 @@ COPY --from=build /install /usr/local
 WORKDIR /app
 USER cardtable
 VOLUME ["/data"]
+STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=60s --timeout=20s --start-period=30s --retries=3 \
     CMD ["python", "-m", "bot", "doctor", "--quick"]
 CMD ["python", "-m", "bot", "run"]

@@ -179,3 +179,64 @@ def test_invite_link_has_the_permissions_table_new_checks():
     assert f"**{expected}**" in doc
     for label in flags.values():
         assert f"| {label} |" in doc
+
+
+# -- where the data lives, and stopping (issue 24) ------------------------------------------
+def env_file_lines(path: Path) -> dict[str, str]:
+    """What ``docker run --env-file`` passes into the container: every
+    non-blank line that does not start with ``#``, as KEY=VALUE."""
+    passed = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            key, _, value = line.partition("=")
+            passed[key.strip()] = value
+    return passed
+
+
+def test_env_example_does_not_override_the_images_database():
+    passed = env_file_lines(ROOT / ".env.example")
+    assert "DATABASE_URL" not in passed, "the image's /data database would be overridden"
+    assert "DATABASE_URL" in env_example()  # still documented, commented out
+
+
+def test_compose_keeps_the_data_on_a_named_volume_and_its_url_wins():
+    bot_env = compose_block(["services", "bot", "environment"])
+    assert any(t.startswith("DATABASE_URL:") for _, t in bot_env)  # wins over env_file
+    volumes = [t for _, t in compose_block(["services", "db", "volumes"])]
+    assert volumes == ["- db-data:/var/lib/postgresql/data"]
+    assert [t for _, t in compose_block(["volumes"])] == ["db-data:"]
+    grace = [t for _, t in compose_block(["services", "bot"]) if t.startswith("stop_grace_period")]
+    assert grace, "docker compose stop must give the bot time to store the last moves"
+
+
+def test_dockerfile_stops_with_sigterm_and_documents_the_bind_mount_owner():
+    steps = dockerfile()
+    assert ("STOPSIGNAL", "SIGTERM") in steps
+    text = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    made = next(a for w, a in steps if w == "RUN" and "useradd" in a)
+    uid = re.search(r"--uid (\d+)", made)
+    assert uid is not None
+    assert f"chown {uid.group(1)}:{uid.group(1)}" in text
+    hosting = (ROOT / "docs" / "hosting.md").read_text(encoding="utf-8")
+    assert f"sudo chown {uid.group(1)}:{uid.group(1)} data" in hosting
+    assert "keep `DATABASE_URL` out of `.env`" in hosting
+
+
+def test_systemd_documentation_is_a_file_its_own_steps_create():
+    unit = systemd_unit()
+    (doc,) = unit["Unit"]["Documentation"]
+    assert doc.startswith("file:///")
+    path = doc.removeprefix("file://")
+    text = (ROOT / "deploy" / "cardtable.service").read_text(encoding="utf-8")
+    steps = [line.removeprefix("#").strip() for line in text.splitlines() if line.startswith("#")]
+    copied_to = [
+        shlex.split(step.split("#")[0])[-1]
+        for step in steps
+        if "tar -x -C" in step or "git clone" in step
+    ]
+    homes = [folder for folder in copied_to if path.startswith(folder.rstrip("/") + "/")]
+    assert homes, f"no step puts anything at {path}"
+    assert (ROOT / path.removeprefix(homes[0].rstrip("/") + "/")).is_file()
+    installs = [s for s in steps if "pip install" in s]
+    assert installs and all(homes[0] in s for s in installs)  # the code installed is that copy
+    assert unit["Service"]["KillMode"] == ["mixed"]  # SIGTERM to the bot, not its AI workers
