@@ -78,6 +78,7 @@ class CardBot(commands.Bot):
         ai_budget_ms: int | None = None,
         clock: Callable[[], float] = time.time,
         hand_clock: Callable[[], float] = time.monotonic,
+        ping_clock: Callable[[], float] = time.monotonic,
     ) -> None:
         shard_options: dict[str, Any] = {}
         if isinstance(self, commands.AutoShardedBot):
@@ -107,7 +108,7 @@ class CardBot(commands.Bot):
         self.languages = Languages(self.service, self)
         self.components = ComponentHandler(self)
         self.hands = LiveHands(self.service, clock=hand_clock, language=self.languages.for_person)
-        self.pings = TurnPings(self)
+        self.pings = TurnPings(self, clock=ping_clock)
         self.presenter = Presenter(self, settings.edit_interval, self.hands, self.pings)
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self.tree.interaction_check = self.in_their_language  # type: ignore[method-assign]

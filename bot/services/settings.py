@@ -18,12 +18,17 @@ from bot.i18n.locales import AUTO, choices, normalize
 from bot.services.actor import Actor
 from bot.services.errors import InvalidSetting, NotModerator, ServiceError
 from engine import get_game
+from engine.core.game import Game
 
 TURN_SECONDS = (0, 3600)  # 0 = no timer
+#: a turn ping waits this long for the player to act first (bot.ui.pings)
+PING_AFTER_DEFAULT = 10
+PING_AFTER = (0, 600)  # 0 = ping as the turn starts
 GUILD_DEFAULTS: dict[str, Any] = {
     "rated_with_ai": False,
     "use_threads": True,
     "turn_pings": True,
+    "ping_after": PING_AFTER_DEFAULT,
     "moderator_role_id": None,
     "language": AUTO,
     #: hints at unrated tables (bot.services.hints); off by default
@@ -71,12 +76,15 @@ class GuildSettings:
             seconds = int(text)
         except ValueError:
             raise InvalidSetting(
-                "turn_seconds must be a whole number of seconds (got {value})", value=repr(value)
+                "{setting} must be a whole number of seconds (got {value})",
+                setting="turn_seconds",
+                value=repr(value),
             ) from None
         if not (seconds == 0 or 15 <= seconds <= TURN_SECONDS[1]):
             raise InvalidSetting(
-                "turn_seconds must be 0 (no timer) or 15..3600 (got {value})",
+                "{setting} must be 0 (no timer) or 15..3600 (got {value})",
                 "out_of_range",
+                setting="turn_seconds",
                 value=seconds,
             )
         return seconds
@@ -96,6 +104,7 @@ class GuildSettings:
     ) -> dict[str, Any]:
         guild_id = await self.require_moderator(actor)
         spec = get_game(game)
+        check_game_keys(spec, [key])
         value_text = _clipped(value_text)
         if key == "turn_seconds":
             value: Any = self.parse_turn_seconds(value_text)
@@ -113,8 +122,8 @@ class GuildSettings:
     ) -> dict[str, Any]:
         guild_id = await self.require_moderator(actor)
         spec = get_game(game)
-        if key is not None and key != "turn_seconds":
-            spec.Variant.spec(key)  # unknown key -> clear error
+        if key is not None:
+            check_game_keys(spec, [key])  # unknown key -> clear error
         await self.store.delete_settings(guild_id, game, key)
         return await self.game_settings(guild_id, game)
 
@@ -131,7 +140,7 @@ class GuildSettings:
                 "unknown server setting {setting}; known: {known}",
                 "unknown_setting",
                 setting=repr(_clipped(key)),
-                known=", ".join(GUILD_DEFAULTS),
+                known=tuple(GUILD_DEFAULTS),
             )
         text = _clipped(value_text).strip().lower()
         if key == "moderator_role_id":
@@ -140,9 +149,13 @@ class GuildSettings:
             elif text.isascii() and text.isdigit() and 0 < int(text) <= MAX_ROLE_ID:
                 value = int(text)
             else:
-                raise ServiceError("moderator_role_id must be a role (or 'none')", "bad_setting")
+                raise ServiceError(
+                    "{setting} must be a role (or 'none')", "bad_setting", setting=key
+                )
         elif key == "language":
             value = self.parse_language(text)
+        elif key == "ping_after":
+            value = self.parse_ping_after(text)
         elif text in TRUE:
             value = True
         elif text in FALSE:
@@ -158,6 +171,20 @@ class GuildSettings:
         return await self.guild_settings(guild_id)
 
     @staticmethod
+    def parse_ping_after(text: str) -> int:
+        """Whole seconds in 0..600 (0: ping as soon as the turn starts)."""
+        low, high = PING_AFTER
+        if text.isascii() and text.isdigit() and len(text) <= 4 and low <= int(text) <= high:
+            return int(text)
+        raise InvalidSetting(
+            "{setting} must be {range} (got {value})",
+            "out_of_range",
+            setting="ping_after",
+            range=(f"{low}..{high}",),
+            value=repr(text),
+        )
+
+    @staticmethod
     def parse_language(text: str) -> str:
         """``auto`` or a language code we speak (``tr``, ``hy``, ``ne``, ``hi``, ``en``)."""
         value = text.strip().lower()
@@ -166,8 +193,9 @@ class GuildSettings:
         code = normalize(value)
         if code is None or code != value.split("-")[0]:
             raise ServiceError(
-                "language must be one of: {choices} (got {value})",
+                "{setting} must be one of: {choices} (got {value})",
                 "bad_setting",
+                setting="language",
                 choices=", ".join(choices()),
                 value=repr(value),
             )
@@ -188,6 +216,61 @@ class GuildSettings:
     async def set_moderator_role(self, actor: Actor, role_id: int | None) -> dict[str, Any]:
         """Name the server's moderator role (a role picked in Discord, not typed)."""
         return await self.set_guild_setting(actor, "moderator_role_id", str(role_id or "none"))
+
+
+def game_keys(spec: Game) -> tuple[str, ...]:
+    """Every setting a game's table takes: its variant's, and the turn timer."""
+    return (*(s.name for s in spec.Variant.settings()), "turn_seconds")
+
+
+def check_game_keys(spec: Game, keys: Any) -> None:
+    """Refuse a key the game does not have, naming every one it has."""
+    known = game_keys(spec)
+    for key in keys:
+        if key not in known:
+            raise InvalidSetting(
+                "{game} has no setting {setting}; its settings: {known}",
+                "unknown_setting",
+                game=spec.name,
+                setting=repr(_clipped(key)),
+                known=known,
+            )
+
+
+def parse_options(text: str | None) -> dict[str, str]:
+    """``"rounds=3 max_bid=10"`` (or comma-separated) -> {"rounds": "3",
+    "max_bid": "10"}: what every front end reads a table's options with.
+    A part without ``key=value``, or a key given twice (``rounds=3
+    rounds=4``: which one was meant?), is refused and nothing is made."""
+    options: dict[str, str] = {}
+    for part in (text or "").replace(",", " ").split():
+        key, sep, value = part.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or not key or not value:
+            raise InvalidSetting(
+                "options look like 'rounds=3 max_bid=10' (got {value})",
+                "bad_option",
+                value=repr(_short(part)),
+            )
+        add_option(options, key, value)
+    return options
+
+
+def add_option(options: dict[str, str], key: str, value: str) -> None:
+    """Add ``key=value``, refusing a key already given."""
+    if key in options:
+        raise InvalidSetting(
+            "{setting} is given twice ({first} and {second}): give each setting once",
+            "repeated_option",
+            setting=_short(key),
+            first=repr(_short(options[key])),
+            second=repr(_short(value)),
+        )
+    options[key] = value
+
+
+def _short(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _clipped(value: Any) -> str:

@@ -51,6 +51,8 @@ class TableFeed:
     #: a lobby message to post (a rematch), until the table has a message
     lobby_post: TableInfo | None = None
     turn: Turn | None = None
+    #: a person whose turn ping is due (its grace ran out), to post
+    ping_for: int | None = None
     #: (seat, user) just marked away, to tell once
     away_notices: list[tuple[int, int]] = field(default_factory=list)
     #: (seat, person or None) deciding now, as of the last update absorbed
@@ -84,6 +86,7 @@ class TableFeed:
             or self.posts
             or self.turn is not None
             or self.away_notices
+            or self.ping_for is not None
             or self.lobby_post is not None
         )
 

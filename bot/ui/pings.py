@@ -1,12 +1,25 @@
-"""Turn pings: "it's your turn" for the person who must decide now.
+"""Turn pings: "it's your turn" for the person who must decide now -- when
+they seem to have looked away, not while they are playing.
 
 Policy (the presenter calls this only when the *decider changes*, so a
 player who decides twice in a row -- Batak's declarer for the dummy, Ladder's
 extra turn -- is not pinged twice):
 
-* one short message per table: posting the next ping deletes the previous
-  one, and the last one is deleted when the game ends, so a busy table
-  never floods its channel;
+* a grace time first: the ping is posted only if the player has not acted
+  within the server's ``ping_after`` seconds (default 10; 0 pings at once)
+  of their turn starting, and within half the time their turn timer leaves
+  when that is shorter.  A player who plays from their live hand acts well
+  inside it and is never pinged; one who looks away is, once per turn.  The
+  wait is a deadline (``DeadlineScheduler`` on the pings' own clock, never
+  a poll), cancelled when the turn passes -- to them again after an AI's
+  turn, the grace starts again -- and pushed back when the player acts and
+  decides again.  The pending pings live in memory: after a restart the
+  resumed table announces its decider again and the grace starts afresh
+  (a timer shorter than the grace: half of what is left; an AI's turn in
+  between: that AI's turn cancels the wait);
+* one short message per table: a ping is deleted as soon as the turn it
+  announced passes (and when the game ends), so a busy table never floods
+  its channel;
 * it mentions only that person (``AllowedMentions(users=[them])``, never
   everyone or a role) and says when their time runs out (``<t:..:R>``);
 * it goes to the table's thread (or channel), by DM for a player who asked
@@ -25,13 +38,18 @@ from __future__ import annotations
 
 import inspect
 import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import discord
 
 from bot.i18n import t, using
 from bot.i18n.terms import game_title
+from bot.services.deadlines import DeadlineScheduler
 from bot.services.models import TableInfo
+from bot.services.settings import PING_AFTER_DEFAULT
 from bot.ui.replies import clip
 
 if TYPE_CHECKING:
@@ -91,17 +109,84 @@ def mention_only(user_id: int) -> discord.AllowedMentions:
     )
 
 
+@dataclass
+class Pending:
+    """A ping to post at ``when`` (the pings' clock) unless the turn passes."""
+
+    user_id: int
+    when: float
+    #: the grace it was given (acting and deciding again starts it over)
+    grace: float
+
+
 class TurnPings:
-    def __init__(self, bot: CardBot) -> None:
+    def __init__(self, bot: CardBot, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.bot = bot
+        self.clock = clock
         #: table -> (channel id, message id) of its current ping
         self.last: dict[int, tuple[int, int]] = {}
         self._dm_channels: dict[int, int] = {}
+        #: table -> the ping waiting for its grace time to run out
+        self.pending: dict[int, Pending] = {}
+        #: called with (table id, user id) when a pending ping is due (the
+        #: presenter posts it from the table's own task)
+        self.on_due: Callable[[int, int], None] | None = None
+        self.deadlines = DeadlineScheduler(
+            clock=clock, next_deadline=self._next_due, fire=self.send_due
+        )
 
     async def wanted(self, info: TableInfo) -> bool:
         """The server's ``turn_pings`` switch."""
         settings = await self.bot.service.get_guild_settings(info.guild_id)
         return bool(settings.get("turn_pings", True))
+
+    # -- the grace time ------------------------------------------------------------------------
+    async def grace(self, info: TableInfo) -> float:
+        """Seconds to wait before pinging: the server's ``ping_after``, or
+        half of what the turn timer leaves when that is shorter."""
+        settings = await self.bot.service.get_guild_settings(info.guild_id)
+        grace = float(settings.get("ping_after", PING_AFTER_DEFAULT))
+        if info.deadline is not None and grace > 0:
+            left = info.deadline - self.bot.service.clock()
+            grace = min(grace, max(0.0, left / 2))
+        return grace
+
+    def schedule(self, table_id: int, user_id: int, grace: float) -> None:
+        """Ping ``user_id`` after ``grace`` seconds unless the turn passes first."""
+        self.pending[table_id] = Pending(user_id, self.clock() + grace, grace)
+        self.deadlines.start()
+        self.deadlines.poke()
+
+    def cancel(self, table_id: int) -> None:
+        """The turn passed (or the game ended): no ping for it."""
+        if self.pending.pop(table_id, None) is not None:
+            self.deadlines.poke()
+
+    def postpone(self, table_id: int) -> None:
+        """The decider acted and decides again: they are here, so the grace
+        starts over."""
+        pending = self.pending.get(table_id)
+        if pending is not None:
+            pending.when = self.clock() + pending.grace
+            self.deadlines.poke()
+
+    def _next_due(self) -> float | None:
+        return min((p.when for p in self.pending.values()), default=None)
+
+    async def send_due(self) -> int:
+        """Hand every ping whose grace ran out to ``on_due`` (the deadline
+        task calls this; tests with a fake clock call it directly)."""
+        now = self.clock()
+        due = [(table, p) for table, p in self.pending.items() if p.when <= now]
+        for table_id, pending in due:
+            del self.pending[table_id]
+            if self.on_due is not None:
+                self.on_due(table_id, pending.user_id)
+        return len(due)
+
+    async def close(self) -> None:
+        self.pending.clear()
+        await self.deadlines.close()
 
     async def preference(self, user_id: int) -> str:
         """The player's choice: channel, dm or off (the service's, when it has one)."""

@@ -9,8 +9,9 @@ stops when the table is idle (no polling anywhere).  Each turn of the loop:
 
 1. posts a rematch's lobby message, opens the game's thread (once);
 2. announces a change of decider: the new decider's live hand is edited in
-   place, hands that still offer a passed turn are refreshed, and the turn
-   ping replaces the table's previous one (``pings.py``);
+   place, hands that still offer a passed turn are refreshed, the previous
+   turn's ping goes and the new decider's ping waits for its grace time
+   (``pings.py``), posted by this task when it is due;
 3. posts milestones (deal summaries, results), in order;
 4. edits the table message with the newest state -- at most once per
    ``edit_interval``, with a fresh picture (``render_table_png`` of the
@@ -114,12 +115,24 @@ class Presenter:
         self.hands = hands
         self.pings = pings
         self.feeds: dict[int, TableFeed] = {}
+        pings.on_due = self._ping_due
 
     # -- entry points (no I/O) ------------------------------------------------------------
     async def on_update(self, update: TableUpdate) -> None:
         feed = self._feed(update.table.id)
+        before = feed.decider
         feed.absorb(update)
+        if update.kind == "action" and before is not None and feed.decider == before:
+            self.pings.postpone(feed.table_id)  # they acted and decide again: still here
         self._run_soon(feed)
+
+    def _ping_due(self, table_id: int, user_id: int) -> None:
+        """A turn ping's grace ran out: the table's task posts it."""
+        feed = self.feeds.get(table_id)
+        if feed is not None:
+            feed.ping_for = user_id
+            feed.wake.set()
+            self._run_soon(feed)
 
     def post_lobby(self, info: TableInfo) -> None:
         """Post a lobby message for a table that has none yet (a rematch)."""
@@ -150,6 +163,7 @@ class Presenter:
         return feed.problem
 
     async def close(self) -> None:
+        await self.pings.close()
         tasks = [f.task for f in self.feeds.values() if f.task is not None]
         for task in tasks:
             task.cancel()
@@ -184,6 +198,8 @@ class Presenter:
                     await self._open_thread(feed)
                 if feed.turn is not None or feed.away_notices:
                     await self._announce(feed)
+                if feed.ping_for is not None:
+                    await self._ping(feed)
                 while feed.posts:
                     await self._post_milestone(feed, feed.posts.popleft())
                 if feed.latest is None:
@@ -332,11 +348,20 @@ class Presenter:
             if info.status in ("finished", "abandoned"):
                 self.hands.forget(feed.table_id)
             target = feed.target
+            feed.ping_for = None
+            self.pings.cancel(feed.table_id)
             try:
-                if turn.user_id is None or target is None or not await self.pings.wanted(info):
-                    await self.pings.clear(feed.table_id)
-                else:
-                    await self.pings.ping(info, turn.user_id, target, hand_ready=ready)
+                await self.pings.clear(feed.table_id)  # the turn it announced passed
+                if (
+                    turn.user_id is not None
+                    and target is not None
+                    and await self.pings.wanted(info)
+                ):
+                    grace = await self.pings.grace(info)
+                    if grace > 0:
+                        self.pings.schedule(feed.table_id, turn.user_id, grace)
+                    else:
+                        await self.pings.ping(info, turn.user_id, target, hand_ready=ready)
             except discord.HTTPException as exc:
                 await self._problem(feed, "pings", exc, post_works=False)
         for _seat, user in notices:
@@ -348,6 +373,26 @@ class Presenter:
                 await self.pings.notice(user, feed.target, text)
             except discord.HTTPException as exc:
                 await self._problem(feed, "post", exc, post_works=False)
+
+    async def _ping(self, feed: TableFeed) -> None:
+        """Post a ping whose grace ran out, if that person still decides."""
+        user, feed.ping_for = feed.ping_for, None
+        info, target = feed.info, feed.target
+        if (
+            user is None
+            or info is None
+            or target is None
+            or feed.status != "playing"
+            or feed.decider is None
+            or feed.decider[1] != user
+            or feed.decider[0] in feed.away
+        ):
+            return
+        ready = self.hands.current(feed.table_id, user) is not None
+        try:
+            await self.pings.ping(info, user, target, hand_ready=ready)
+        except discord.HTTPException as exc:
+            await self._problem(feed, "pings", exc, post_works=False)
 
     async def _post_milestone(self, feed: TableFeed, update: TableUpdate) -> None:
         info, view = update.table, update.view

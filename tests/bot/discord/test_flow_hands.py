@@ -9,9 +9,11 @@ from typing import Any
 
 import pytest
 
+from bot.services.actor import Actor
 from tests.bot.discord.conftest import start_bot
 from tests.bot.discord.harness import (
     CALLBACK,
+    GUILD,
     HOOK_ORIGINAL,
     POST_PATH,
     FakeDiscord,
@@ -26,6 +28,7 @@ from tests.bot.discord.harness import (
 )
 
 HOST, GUEST = 11, 12
+ADMIN = Actor(HOST, GUILD, can_manage_server=True)
 
 
 class Clock:
@@ -81,6 +84,7 @@ async def play_with_live_hands(bot: Any, fake: FakeDiscord, table_id: int, turns
 
 
 async def test_the_live_hand_is_edited_in_place_across_turns(fake, bot):
+    await bot.service.set_guild_setting(ADMIN, "ping_after", "0")  # a ping each turn
     table_id = await start_game(bot, fake, (HOST, GUEST))
     start = len(fake.sent)
     seen = await play_with_live_hands(bot, fake, table_id, turns=5)
@@ -132,6 +136,7 @@ async def test_a_hand_that_cannot_be_edited_gets_a_ping_to_open_it(fake, tmp_pat
     clock = Clock()
     bot = await start_bot(tmp_path, hand_clock=clock)
     try:
+        await bot.service.set_guild_setting(ADMIN, "ping_after", "0")  # a ping each turn
         table_id = await start_game(bot, fake, (HOST, GUEST))
         # play until HOST has a live hand and GUEST must decide
         for _ in range(40):

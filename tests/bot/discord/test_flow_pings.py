@@ -1,11 +1,16 @@
 """Turn pings: the person who must decide now is mentioned -- them only --
 once per turn, in the table's thread; the previous ping is deleted so the
-channel holds at most one; DM and off preferences; the server switch."""
+channel holds at most one; DM and off preferences; the server switch.
+
+These tests set the server's ``ping_after`` to 0 (ping as the turn starts)
+to see every turn's ping; the grace time itself: ``test_flow_ping_grace``."""
 
 from __future__ import annotations
 
 import itertools
 from typing import Any
+
+import pytest
 
 from bot.services.actor import Actor
 from tests.bot.discord.harness import (
@@ -22,6 +27,11 @@ from tests.bot.discord.harness import (
 
 HOST, GUEST = 11, 12
 ADMIN = Actor(HOST, GUILD, can_manage_server=True)
+
+
+@pytest.fixture(autouse=True)
+async def ping_at_once(bot: Any) -> None:
+    await bot.service.set_guild_setting(ADMIN, "ping_after", "0")
 
 
 def pings(fake: FakeDiscord, start: int = 0) -> list[Sent]:
