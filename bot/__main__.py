@@ -144,12 +144,18 @@ def _options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[
         ]
         if given:
             parser.error(f"--resume goes on with a stored game: drop {', '.join(given)}")
+    from bot.services.errors import InvalidSetting
+    from bot.services.settings import add_option
+
     options: dict[str, str] = {}
     for item in args.set:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             parser.error(f"--set expects KEY=VALUE (got {_clip(item, 40)!r})")
-        options[key.strip()] = value.strip()
+        try:
+            add_option(options, key.strip(), value.strip())  # a key given twice is refused
+        except InvalidSetting as exc:
+            parser.error(f"--set: {exc}")
     return options
 
 

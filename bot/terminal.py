@@ -46,6 +46,7 @@ from bot.db.repositories import Store, StoreUnavailable
 from bot.i18n import N_, t, tn, using
 from bot.i18n.errors import error_text
 from bot.i18n.locales import from_environment
+from bot.i18n.settings_words import settings_line
 from bot.i18n.terms import and_list, game_summary, game_title, seat_display_name
 from bot.services.actor import LOCAL_USER_ID, Actor
 from bot.services.errors import TableNotFound
@@ -798,8 +799,7 @@ async def _play(request: PlayRequest, con: Console, session: Session) -> int:
             human = None if request.watch else request.seat
             title = game_title(plan.game.name, plan.game.title)
             con.say(f"{title}: {game_summary(plan.game.name, plan.game.summary)}")
-            settings = ", ".join(f"{k}={v}" for k, v in info.variant.items())
-            con.say(t("Settings: {settings}", settings=settings))
+            con.say(t("Settings: {settings}", settings=settings_line(info.variant)))
             if human is not None:
                 seat_line = t(
                     "You sit in seat {seat} at table #{table}.", seat=human, table=info.id

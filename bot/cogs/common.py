@@ -17,27 +17,22 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.i18n import N_, t
+from bot.i18n import t
 from bot.i18n.locales import choices as language_choices
+from bot.i18n.settings_words import HELP, setting_help_text, setting_name, value_word
 from bot.i18n.terms import game_title, setting_help, setting_range, status_word
-from bot.services.errors import InvalidSetting
 from bot.services.models import TableInfo
+from bot.services.settings import GUILD_DEFAULTS, PING_AFTER
 from bot.ui.render import clip
 from engine import GAMES, get_game
 from engine.core.spec import SettingSpec
 from engine.errors import EngineError
 
 SERVER = "server"
-#: the server-wide switches a moderator types (the moderator role is picked
-#: with ``/settings role``, never typed)
-SERVER_KEYS: dict[str, str] = {
-    "rated_with_ai": N_("tables with AI players count for ratings"),
-    "use_threads": N_("each table gets a thread for its deal summaries"),
-    "turn_pings": N_("tell players when it is their turn"),
-    "language": N_("the language of the server's tables (auto: the server's Discord language)"),
-}
-TURN_SECONDS_HELP = N_("seconds per turn; 0 = no timer")
-TURN_SECONDS = SettingSpec("turn_seconds", 90, (15, 3600), (0,), TURN_SECONDS_HELP)
+#: the server settings a moderator types: every one the service keeps but
+#: the moderator role (picked with ``/settings role``, never typed)
+SERVER_KEYS: tuple[str, ...] = tuple(k for k in GUILD_DEFAULTS if k != "moderator_role_id")
+TURN_SECONDS = SettingSpec("turn_seconds", 90, (15, 3600), (0,), HELP["turn_seconds"])
 TURN_SECONDS_VALUES = (0, 30, 60, 90, 120, 180, 300, 600, 1800, 3600)
 MAX_CHOICES = 25
 CHOICE_MAX = 100
@@ -79,7 +74,8 @@ def game_choices(current: str, *, server: bool = False) -> list[app_commands.Cho
         if low in name or low in get_game(name).title.lower() or low in game_title(name).lower()
     ]
     if server and low in SERVER:
-        pairs.append((t("Server switches (threads, pings, ratings with AI, language)"), SERVER))
+        label = t("Server switches (threads, pings, ratings with AI, hints, language)")
+        pairs.append((label, SERVER))
     return _choices(pairs)
 
 
@@ -100,8 +96,10 @@ def setting_specs(game: str | None) -> list[SettingSpec]:
     """The settings a moderator may set for a game (or the server)."""
     if game == SERVER:
         return [
-            SettingSpec(k, "auto" if k == "language" else False, None, None, h)
-            for k, h in SERVER_KEYS.items()
+            SettingSpec(
+                k, GUILD_DEFAULTS[k], PING_AFTER if k == "ping_after" else None, None, HELP[k]
+            )
+            for k in SERVER_KEYS
         ]
     name = _game_name(game)
     if name is None:
@@ -110,6 +108,7 @@ def setting_specs(game: str | None) -> list[SettingSpec]:
 
 
 def describe(spec: SettingSpec) -> str:
+    """What a setting accepts, in plain text (an autocomplete label)."""
     if spec.name == "turn_seconds":
         return t("0 (no timer) or 15..3600")
     if spec.name == "language":
@@ -119,17 +118,19 @@ def describe(spec: SettingSpec) -> str:
 
 def help_text(spec: SettingSpec) -> str:
     """A setting's help in the current language (server switches included)."""
-    if spec.help in SERVER_KEYS.values() or spec.help == TURN_SECONDS_HELP:
-        return t(spec.help)
-    return setting_help(spec)
+    return setting_help_text(spec.name) if spec.name in HELP else setting_help(spec)
 
 
 def key_choices(game: str | None, current: str) -> list[app_commands.Choice[str]]:
+    """Keys to type, labelled "highest bid · max_bid (8..13) — help"."""
     low = (current or "").lower()
     return _choices(
-        (f"{s.name} ({describe(s)}) — {help_text(s)}", s.name)
+        (f"{setting_name(s.name)} · {s.name} ({describe(s)}) — {help_text(s)}", s.name)
         for s in setting_specs(game)
-        if low in s.name.lower() or low in s.help.lower() or low in help_text(s).lower()
+        if low in s.name.lower()
+        or low in s.help.lower()
+        or low in help_text(s).lower()
+        or low in setting_name(s.name).lower()
     )
 
 
@@ -188,9 +189,24 @@ def value_choices(
     if spec is None:
         return []
     return _choices(
-        (t("{value} (default)", value=v) if v == _text(spec.default) else v, v)
+        (t("{value} (default)", value=label) if v == _text(spec.default) else label, v)
         for v in suggested_values(spec, current)
+        for label in [_value_label(spec.name, v)]
     )
+
+
+def _value_label(key: str, token: str) -> str:
+    """A value as the moderator reads it, with what is typed: "yes · true"."""
+    low = token.lower()
+    if low in ("true", "false"):
+        word = value_word(key, low == "true")
+    elif token.isdigit() and key in ("turn_seconds", "ping_after"):
+        word = value_word(key, int(token))
+    elif token.isdigit() or "," in token:
+        return token
+    else:
+        word = value_word(key, token)
+    return token if word == token else f"{word} · {token}"
 
 
 def _text(value: Any) -> str:
@@ -201,7 +217,7 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-# -- /table new options: "rounds=3 max_bid=10" -----------------------------------------------------
+# -- /table new options: "rounds=3 max_bid=10" ---------------------------------------------------
 def option_choices(game: str | None, current: str) -> list[app_commands.Choice[str]]:
     """Completions of a ``key=value`` list: the keys not yet given (with
     their bounds and help), then, after ``key=``, that key's values."""
@@ -225,21 +241,6 @@ def option_choices(game: str | None, current: str) -> list[app_commands.Choice[s
         for s in specs
         if s.name not in given and s.name.startswith(low)
     )
-
-
-def parse_options(text: str | None) -> dict[str, str]:
-    """``"rounds=3 max_bid=10"`` -> {"rounds": "3", "max_bid": "10"}."""
-    options: dict[str, str] = {}
-    for part in (text or "").replace(",", " ").split():
-        key, sep, value = part.partition("=")
-        if not sep or not key or not value:
-            raise InvalidSetting(
-                "options look like 'rounds=3 max_bid=10' (got {value})",
-                "bad_option",
-                value=repr(clip(part, 40)),
-            )
-        options[key.strip()] = value.strip()
-    return options
 
 
 # -- tables ---------------------------------------------------------------------------------------

@@ -22,14 +22,23 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.cogs.common import SERVER, key_choices, settings_game_autocomplete, value_choices
+from bot.cogs.common import (
+    SERVER,
+    help_text,
+    key_choices,
+    setting_specs,
+    settings_game_autocomplete,
+    value_choices,
+)
 from bot.i18n import LOCALES, N_, NATIVE_NAMES, set_current, t
 from bot.i18n.locales import AUTO
+from bot.i18n.settings_words import typed_range
 from bot.ui import render
 from bot.ui.actors import actor_of
 
 if TYPE_CHECKING:
     from bot.client import CardBot
+    from engine.core.spec import SettingSpec
 
 PING_MODES = [
     app_commands.Choice(name=_("in the table's channel (or its thread)"), value="channel"),
@@ -50,15 +59,27 @@ NO_MENTIONS = discord.AllowedMentions.none()
 
 
 def server_text(values: dict[str, Any]) -> str:
+    """/settings show game:server: each setting's name, key, value and help."""
     role = values.get("moderator_role_id")
     lines = ["**" + t("Server settings") + "**"]
-    for key, value in values.items():
-        if key == "moderator_role_id":
-            continue
-        lines.append(f"`{key}` = {str(value).lower() if isinstance(value, bool) else value}")
+    for spec in setting_specs(SERVER):
+        lines.append(
+            render.setting_show_line(
+                spec.name, values.get(spec.name), server_accepts(spec), help_text(spec)
+            )
+        )
     who = f"<@&{int(role)}>" if role else t("none (Manage Server only)")
     lines.append(t("Moderator role: {role} — change it with `/settings role`", role=who))
     return render.clip("\n".join(lines))
+
+
+def server_accepts(spec: SettingSpec) -> str:
+    """What a server setting accepts, with the tokens to type."""
+    if spec.name == "language":
+        return typed_range(spec.name, (AUTO, *LOCALES))
+    if isinstance(spec.default, bool):
+        return typed_range(spec.name, ("true", "false"))
+    return typed_range(spec.name, spec.range_parts())
 
 
 @app_commands.guild_only()

@@ -20,9 +20,10 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.cogs.common import game_autocomplete, option_choices, parse_options, table_choices
+from bot.cogs.common import game_autocomplete, option_choices, table_choices
 from bot.i18n import N_, t, using
 from bot.services.errors import TableNotFound
+from bot.services.settings import parse_options
 from bot.ui import render
 from bot.ui.actors import actor_of
 from bot.ui.handler import joined_text

@@ -22,7 +22,16 @@ from typing import Any
 
 from bot.i18n import N_, current, placeholders, t, tp
 from bot.i18n.catalog import DEFAULT_LOCALE
-from bot.i18n.terms import difficulty_word, or_list, status_word, suit_name
+from bot.i18n.settings_words import SETTING_NAMES, typed_name, typed_range
+from bot.i18n.terms import (
+    GAME_TITLES,
+    and_list,
+    difficulty_word,
+    game_title,
+    or_list,
+    status_word,
+    suit_name,
+)
 
 GENERIC = N_("That move is not allowed now.")
 SYNTAX = N_("That is not a move: for example 'play AS', 'bid 3' or 'pass'.")
@@ -83,6 +92,7 @@ ENGINE_REASONS: Mapping[str, str] = {
     "action_last_card": N_("An action card (2, 3, 9, T) may not be your last card."),
     # settings and tables
     "bad_setting": N_("That value is not allowed for this setting."),
+    "bad_list": N_("{setting} must be whole numbers like 3,5 (got {value})."),
     "out_of_range": N_("{setting} must be {range} (got {value})."),
     "unknown_setting": N_("There is no setting {setting} here; known: {known}."),
     "bad_variant": N_("Those settings are not valid for this game."),
@@ -90,6 +100,9 @@ ENGINE_REASONS: Mapping[str, str] = {
     "unknown_game": N_("There is no game {game}; choose one of: {known}."),
     "invalid_position": N_("That position is not consistent."),
 }
+#: refusals of a setting: always from the catalogue (English too), so the
+#: setting is named in words, not only by its key
+SETTING_REASONS = ("out_of_range", "unknown_setting", "bad_list")
 #: reasons whose message needs a parameter the error may lack: shown without it
 WITHOUT_PARAMS: Mapping[str, str] = {
     "not_your_turn": N_("It is not your turn."),
@@ -103,10 +116,21 @@ WITHOUT_PARAMS: Mapping[str, str] = {
 
 
 def localized_params(params: Mapping[str, Any]) -> dict[str, Any]:
-    """Values that are words of the game, in the current language."""
+    """Values that are words of the game, in the current language; a
+    setting by its name (with the key to type), what it accepts in words."""
     out = dict(params)
+    setting = params.get("setting")
+    setting = setting if isinstance(setting, str) and setting in SETTING_NAMES else None
     for key, value in params.items():
-        if key == "status" and isinstance(value, str):
+        if key == "setting" and setting is not None:
+            out[key] = typed_name(setting)
+        elif key == "range" and setting is not None and isinstance(value, tuple | list):
+            out[key] = typed_range(setting, (str(v) for v in value))
+        elif key == "known" and _setting_keys(value):
+            out[key] = and_list(typed_name(k) for k in _setting_keys(value))
+        elif key == "game" and isinstance(value, str) and value in GAME_TITLES:
+            out[key] = game_title(value)
+        elif key == "status" and isinstance(value, str):
             out[key] = status_word(value)
         elif key == "difficulty" and isinstance(value, str):
             out[key] = difficulty_word(value)
@@ -117,6 +141,16 @@ def localized_params(params: Mapping[str, Any]) -> dict[str, Any]:
         elif isinstance(value, tuple | list):  # alternatives: "1..13 or 0"
             out[key] = or_list(str(v) for v in value)
     return out
+
+
+def _setting_keys(value: Any) -> list[str]:
+    """The keys of a "known: ..." list of settings ("a, b" or a tuple), or
+    [] when it lists something else (games)."""
+    keys = value.split(", ") if isinstance(value, str) else value
+    if not isinstance(keys, tuple | list) or not keys:
+        return []
+    keys = [str(k) for k in keys]
+    return keys if all(k in SETTING_NAMES for k in keys) else []
 
 
 def verb_word(verb: str) -> str:
@@ -143,9 +177,10 @@ def error_text(exc: BaseException) -> str:
     msgid = getattr(exc, "msgid", None)
     if isinstance(msgid, str) and msgid:
         return t(msgid, **localized_params(params))
-    if current().code == DEFAULT_LOCALE:
-        return str(exc)
     reason = str(getattr(exc, "reason", "") or "")
+    named = reason in SETTING_REASONS and placeholders(ENGINE_REASONS[reason]) <= set(params)
+    if current().code == DEFAULT_LOCALE and not named:
+        return str(exc)  # the engine's own words quote the refused input
     chosen = ENGINE_REASONS.get(reason, GENERIC)
     if not placeholders(chosen) <= set(params):
         chosen = WITHOUT_PARAMS.get(reason, GENERIC)

@@ -189,8 +189,8 @@ GAME_SUMMARIES = {
     ),
     "callbreak": N_(
         "Four players, each for themselves. Spades are always trump. Bid the tricks you "
-        "will take (1 to max_bid), then make it: head the trick when you can, trump when "
-        "void. Made: bid + 0.1 per extra trick; failed: -bid."
+        "will take (1 up to the highest bid allowed), then make it: head the trick when "
+        "you can, trump when void. Made: bid + 0.1 per extra trick; failed: -bid."
     ),
     "blot": N_(
         "Armenian partnership Belote with 32 cards: bid a level and a suit or no trump in "

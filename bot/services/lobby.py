@@ -23,6 +23,7 @@ from bot.services.models import (
     TableInfo,
 )
 from bot.services.policy import AI_NAMES, DIFFICULTIES, checked_seed, seat_name
+from bot.services.settings import check_game_keys
 from engine import get_game
 
 
@@ -47,6 +48,7 @@ class LobbyMixin:
         channel_id = channel_id if channel_id is not None else actor.channel_id
         self._check_open_limit(actor)
         options = dict(options or {})
+        check_game_keys(spec, options)
         turn_seconds = options.pop("turn_seconds", None)
         defaults = await self.settings.game_settings(actor.guild_id, spec.name)
         turn = defaults.pop("turn_seconds")
@@ -195,7 +197,7 @@ class LobbyMixin:
             empty = [s.seat for s in live.seats if s.empty]
             if empty and fill_ai is None:
                 raise WrongStatus(
-                    "{count} seat(s) are still empty: wait for players or add AI players",
+                    "seats still empty: {count}; wait for players or add AI players",
                     "seats_empty",
                     count=len(empty),
                 )

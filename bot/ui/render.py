@@ -19,6 +19,14 @@ from typing import Any
 import discord
 
 from bot.i18n import t, tn, tp
+from bot.i18n.settings_words import (
+    setting_help_text,
+    setting_pair,
+    settings_line,
+    typed_name,
+    typed_range,
+    value_word,
+)
 from bot.i18n.terms import (
     bid_word,
     card_text,
@@ -29,7 +37,6 @@ from bot.i18n.terms import (
     requirement_text,
     seat_display_name,
     setting_help,
-    setting_range,
     status_word,
 )
 from bot.services.models import ResultInfo, TableInfo
@@ -136,11 +143,10 @@ def lobby_embed(info: TableInfo) -> discord.Embed:
     elif info.status == "abandoned":
         lines.append(t("This table was closed."))
     embed = discord.Embed(title=table_title(info), description="\n".join(lines), colour=COLOUR)
-    settings = ", ".join(f"{k}={_value(v)}" for k, v in info.variant.items())
-    timer = t("{seconds} s", seconds=info.turn_seconds) if info.turn_seconds else t("off")
+    settings = settings_line(info.variant)
     embed.add_field(
         name=t("Settings"),
-        value=(settings or t("defaults")) + "\n" + t("turn timer: {timer}", timer=timer),
+        value=(settings or t("defaults")) + "\n" + setting_pair("turn_seconds", info.turn_seconds),
     )
     seats = "\n".join(_lobby_seat(info, s) for s in info.seats)
     embed.add_field(name=t("Seats"), value=seats, inline=False)
@@ -169,14 +175,6 @@ def _lobby_seat(info: TableInfo, s: Any) -> str:
     if s.user_id == info.host_id and s.user_id is not None:
         return t("Seat {seat}: {name} (host)", seat=s.seat + 1, name=who)
     return t("Seat {seat}: {name}", seat=s.seat + 1, name=who)
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (list, tuple)):
-        return ",".join(str(v) for v in value)
-    return str(value)
 
 
 # -- the public table ---------------------------------------------------------------------------
@@ -597,14 +595,38 @@ def settings_text(game: str, values: dict[str, Any]) -> str:
     spec = get_game(game)
     lines = ["**" + t("{game} settings", game=game_title(game, spec.title)) + "**"]
     for setting in spec.Variant.settings():
-        value = values.get(setting.name)
         lines.append(
-            f"`{setting.name}` = {_value(value)} ({setting_range(setting)}) — "
-            f"{setting_help(setting)}"
+            setting_show_line(
+                setting.name,
+                values.get(setting.name),
+                typed_range(setting.name, setting.range_parts()) or _list_example(setting.default),
+                setting_help(setting),
+            )
         )
-    turn = t("(0 = off, 15..3600)")
-    lines.append(f"`turn_seconds` = {values.get('turn_seconds')} {turn}")
+    turn = values.get("turn_seconds")
+    accepts = t("0 (no timer) or 15..3600")
+    lines.append(
+        setting_show_line("turn_seconds", turn, accepts, setting_help_text("turn_seconds"))
+    )
     return clip("\n".join(lines))
+
+
+def _list_example(default: Any) -> str:
+    """What a list setting accepts (``nt_doubling_multipliers``)."""
+    example = ",".join(str(v) for v in default) if isinstance(default, tuple | list) else "3,5"
+    return t("whole numbers like `{example}`", example=example)
+
+
+def setting_show_line(key: str, value: Any, accepts: str, help_text: str) -> str:
+    """One line of /settings show: the name, the key to type, the value in
+    words, what it accepts and what it does."""
+    return t(
+        "{name}: **{value}** — {help} (accepts {accepts})",
+        name=typed_name(key),
+        value=value_word(key, value),
+        help=help_text,
+        accepts=accepts,
+    )
 
 
 def action_label(action: Action) -> str:

@@ -184,7 +184,8 @@ class Variant:
                 return tuple(int(p) for p in parts)
             raise InvalidVariant(
                 f"{spec.name} must be whole numbers like '3,5' (got {quote(text)})",
-                "out_of_range",
+                "bad_list",
+                {"setting": spec.name, "value": quote(text)},
             )
         return raw
 

@@ -129,14 +129,24 @@ def test_watching_needs_no_seat(monkeypatch, tmp_path, capsys):
         ),
         (
             ["callbreak", "--set", "bogus=1"],
-            "unknown setting 'bogus' for callbreak; known: rounds, max_bid",
+            "There is no setting 'bogus' here; known: number of deals (`rounds`) and highest bid (`max_bid`)",
         ),
-        (["callbreak", "--set", "rounds=99"], "rounds must be 1..13 (got 99)"),
-        (["callbreak", "--set", "rounds=abc"], "rounds must be 1..13 (got 'abc')"),
+        (["callbreak", "--set", "rounds=99"], "number of deals (`rounds`) must be 1..13 (got 99)"),
+        (
+            ["callbreak", "--set", "rounds=abc"],
+            "number of deals (`rounds`) must be 1..13 (got 'abc')",
+        ),
         (["callbreak", "--set", "rounds"], "--set expects KEY=VALUE (got 'rounds')"),
         (["callbreak", "--set", "=3"], "--set expects KEY=VALUE"),
-        (["callbreak", "--set", "turn_seconds=30"], "unknown setting 'turn_seconds'"),
-        (["blot", "--set", "partner_exemption=maybe"], "partner_exemption must be true or false"),
+        (
+            ["callbreak", "--set", "rounds=3", "--set", "rounds=4"],
+            "--set: rounds is given twice ('3' and '4'): give each setting once",
+        ),
+        (["callbreak", "--set", "turn_seconds=30"], "There is no setting 'turn_seconds'"),
+        (
+            ["blot", "--set", "partner_exemption=maybe"],
+            "(`partner_exemption`) must be yes (`true`) or no (`false`)",
+        ),
         (
             ["poker"],
             "unknown game 'poker'; choose one of: batak, callbreak, blot, backalley, ladder",
@@ -160,7 +170,7 @@ def test_huge_setting_values_are_clipped_to_one_short_line(monkeypatch, tmp_path
     db = tmp_path / "t.db"
     args = ["play", "callbreak", "--set", "k" * 5000 + "=" + "\n" * 3 + "v" * 5000]
     assert run_main([*args, "--db", str(db)], monkeypatch, tmp_path) == 2
-    assert "unknown setting" in refusal(capsys)  # one line, clipped (``refusal``)
+    assert "There is no setting" in refusal(capsys)  # one line, clipped (``refusal``)
     assert not db.exists()
 
 

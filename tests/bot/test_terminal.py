@@ -70,7 +70,9 @@ def test_eof_in_the_middle_ends_politely(tmp_path):
 def test_bad_setting_is_a_clear_error(tmp_path):
     result = run_cli(["play", "callbreak", "--set", "rounds=99"], "", tmp_path=tmp_path)
     assert result.returncode == 2
-    assert result.stderr == "python -m bot play: rounds must be 1..13 (got 99)\n"
+    assert (
+        result.stderr == "python -m bot play: number of deals (`rounds`) must be 1..13 (got 99).\n"
+    )
     assert not (tmp_path / "cardtable.db").exists()  # refused before anything is stored
 
 

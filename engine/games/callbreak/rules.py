@@ -151,8 +151,9 @@ class Callbreak(Game):
     title = "Callbreak"
     summary = (
         "Four players, each for themselves. Spades are always trump. Bid the "
-        "tricks you will take (1 to max_bid), then make it: head the trick when "
-        "you can, trump when void. Made: bid + 0.1 per extra trick; failed: -bid."
+        "tricks you will take (1 up to the highest bid allowed), then make it: head "
+        "the trick when you can, trump when void. Made: bid + 0.1 per extra trick; "
+        "failed: -bid."
     )
     Variant = CallbreakVariant
     verbs = frozenset({"bid", "play"})

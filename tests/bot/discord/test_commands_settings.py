@@ -87,7 +87,7 @@ async def test_a_manager_sets_and_resets_a_game_setting(fake, bot):
     )
     (reply,) = await run(bot, fake, body)
     assert is_ephemeral(reply) and text_of(reply).startswith("Saved.")
-    assert "`rounds` = 3" in text_of(reply)
+    assert "number of deals (`rounds`): **3**" in text_of(reply)
     assert (await settings_of(bot))["rounds"] == 3
     bad = payload(
         fake,
@@ -97,7 +97,7 @@ async def test_a_manager_sets_and_resets_a_game_setting(fake, bot):
         permissions=MANAGE_GUILD,
     )
     (reply,) = await run(bot, fake, bad)
-    assert "⚠️ rounds must be 1..13" in text_of(reply)
+    assert "⚠️ number of deals (`rounds`) must be 1..13" in text_of(reply)
     reset = payload(
         fake, 2, fake.slash("settings", "reset", game="callbreak"), MOD, permissions=MANAGE_GUILD
     )
@@ -150,7 +150,9 @@ async def test_the_role_id_is_never_typed(fake, bot):
         "rated_with_ai",
         "use_threads",
         "turn_pings",
+        "ping_after",
         "language",
+        "hints",
     ]
 
 

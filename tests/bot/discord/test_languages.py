@@ -129,7 +129,7 @@ async def test_a_moderators_language_setting_is_checked(fake: FakeDiscord, bot: 
         permissions=MANAGE_GUILD,
     )
     (reply,) = await run(bot, fake, body)
-    assert "language must be one of" in text_of(reply)
+    assert "server language (`language`) must be one of" in text_of(reply)
     assert (await bot.service.get_guild_settings(800000000000000001))["language"] == "auto"
     member = payload(
         fake, 2, fake.slash("settings", "set", game="server", key="language", value="tr"), 22

@@ -187,7 +187,7 @@ async def test_unknown_game_and_bad_options(fake, bot):
     send(bot, fake, 2, fake.slash("table", "new", game="callbreak", options="rounds=99"), HOST)
     await settle()
     (reply,) = fake.replies(start)
-    assert "rounds must be 1..13" in ephemeral_text(reply)
+    assert "number of deals (`rounds`) must be 1..13" in ephemeral_text(reply)
     assert not bot.service.tables
 
 
@@ -207,7 +207,7 @@ async def test_settings_need_a_moderator_and_valid_values(fake, bot):
     assert "only moderators" in await settings(
         "set", GUEST, game="callbreak", key="rounds", value="3"
     )
-    assert "rounds must be 1..13" in await settings(
+    assert "number of deals (`rounds`) must be 1..13" in await settings(
         "set", HOST, game="callbreak", key="rounds", value="99", permissions=MANAGE_GUILD
     )
     assert (await bot.service.get_settings(GUILD, "callbreak"))["rounds"] == 5

@@ -58,7 +58,9 @@ async def test_the_command_offers_a_game_and_an_optional_section(fake, bot):
 async def test_rules_blot_is_private_with_the_book_and_the_settings_in_force(fake, bot):
     reply = await rules(bot, fake, "blot")
     assert is_ephemeral(reply)
-    assert "**Bazar Blot settings**" in text_of(reply) and "`target_score` = 301" in text_of(reply)
+    assert "**Bazar Blot settings**" in text_of(
+        reply
+    ) and "target score (`target_score`): **301**" in text_of(reply)
     embeds = embeds_of(reply)
     titles = [e["title"] for e in embeds]
     assert titles[:3] == [
@@ -89,7 +91,7 @@ async def test_the_settings_shown_are_this_servers(fake, bot):
     (saved,) = await run(bot, fake, body)
     assert text_of(saved).startswith("Saved."), text_of(saved)
     reply = await rules(bot, fake, "blot")
-    assert "`target_score` = 151" in text_of(reply)
+    assert "target score (`target_score`): **151**" in text_of(reply)
     # the book still states the default
     assert any(
         "| `target_score` | 301 |" in e["description"]
