@@ -19,7 +19,7 @@ from bot.i18n import current, t, using
 from bot.i18n.terms import game_title
 from bot.ui import render, tournament_help
 from bot.ui.actors import actor_of
-from bot.ui.text import fmt_score
+from bot.ui.text import points_text
 from engine import EngineError, get_game
 from engine.errors import quote
 
@@ -144,12 +144,12 @@ class Stats(commands.Cog):
             lines = ["**" + t("{game} leaderboard", game=title) + "**"]
             for i, r in enumerate(rows, 1):
                 row = t(
-                    "{who} — rating {rating}, {won}/{played} won, {points} points",
+                    "{who} — rating {rating}, {won}/{played} won, {points}",
                     who=f"<@{r.user_id}>",
                     rating=f"{r.rating:.1f}",
                     won=r.won,
                     played=r.played,
-                    points=fmt_score(r.points, _unit(spec.name)),
+                    points=points_text(r.points, _unit(spec.name)),
                 )
                 lines.append(f"{i}. {row}")
         await interaction.response.send_message(

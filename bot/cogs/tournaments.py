@@ -27,7 +27,7 @@ from discord.ext import commands
 
 from bot.cogs.common import game_autocomplete
 from bot.cogs.tables import NEEDED_FOR_BOARDS, missing_permissions, missing_text
-from bot.i18n import t, using
+from bot.i18n import t, tn, using
 from bot.i18n.terms import game_title
 from bot.services.tournaments import FINISHED, LOBBY, TournamentInfo, TournamentService
 from bot.ui import render
@@ -50,11 +50,13 @@ def standings_text(info: TournamentInfo) -> str:
     lines = [
         "**"
         + t(
-            "Duplicate tournament #{id}: {game}, {boards} boards at {tables} tables",
+            "Duplicate tournament #{id}: {game}, {boards} at {tables}",
             id=info.id,
             game=game_title(spec.name, spec.title),
-            boards=info.boards,
-            tables=info.tables,
+            # i18n: in "Duplicate tournament #1: Callbreak, 4 boards at 2 tables"
+            boards=tn("{n} board", "{n} boards", info.boards),
+            # i18n: in "Duplicate tournament #1: Callbreak, 4 boards at 2 tables"
+            tables=tn("{n} table", "{n} tables", info.tables),
         )
         + "**"
     ]

@@ -19,7 +19,7 @@ from bot.services.replays import (
     DealSummary,
     MatchReplay,
 )
-from bot.ui.text import fmt_score
+from bot.ui.text import fmt_score, points_text
 from engine import Card, get_game
 from engine.core.cards import sort_hand
 
@@ -61,14 +61,14 @@ def history_lines(who: str, matches: Sequence[PlayedMatch]) -> list[str]:
         lines.append(
             t(
                 "{date} · {game} #{table} · seat {seat} · {players} · {result} · "
-                "{points} points · {rating}",
+                "{points} · {rating}",
                 date=m.finished_at.strftime("%Y-%m-%d"),
                 game=_title(m.game),
                 table=m.table_id,
                 seat=m.seat + 1,
                 players=", ".join(m.names),
                 result=result,
-                points=fmt_score(m.points, _unit(m.game)),
+                points=points_text(m.points, _unit(m.game)),
                 rating=_change(m),
             )
         )

@@ -106,7 +106,7 @@ def seat_stats(view: Observation, seat: int) -> str:
     if view.tricks_won and view.phase in ("play", "over") and view.requirement is None:
         parts.append(t("Won {n}", n=view.tricks_won[seat]))
     if view.requirement is not None and seat < len(view.hidden):
-        parts.append(t("{n} face down", n=view.hidden[seat]))
+        parts.append(tn("{n} face down", "{n} face down", view.hidden[seat]))
     return " · ".join(parts)
 
 

@@ -37,6 +37,12 @@ def fmt_score(value: int, unit: str) -> str:
     return str(value)
 
 
+def points_text(value: int, unit: str) -> str:
+    """ "1 point", "12 points", "2.5 points" (a decimal reads as many)."""
+    n = abs(value) if unit != "tenths" else 10
+    return tn("{points} point", "{points} points", n, points=fmt_score(value, unit))
+
+
 def cards_text(cards: Sequence[Card]) -> str:
     return " ".join(card_text(c) for c in cards) if cards else "-"
 
@@ -269,7 +275,9 @@ def options_text(legal: Sequence[Action]) -> str:
     texts = [str(a) for a in choices]
     more = ""
     if len(texts) > 14:
-        more = " ... " + t("({n} choices, '?' lists all)", n=len(texts))
+        more = " ... " + tn(
+            "({n} choice, '?' lists all)", "({n} choices, '?' lists all)", len(texts)
+        )
     return ", ".join(texts[:14]) + more
 
 

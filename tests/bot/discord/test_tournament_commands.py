@@ -106,6 +106,16 @@ async def test_garbage_is_refused(fake: FakeDiscord, tbot: Any, game, boards, ta
     assert cog(tbot).service.live == {}
 
 
+async def test_one_board_is_counted_in_the_singular(fake: FakeDiscord, tbot: Any) -> None:
+    body = payload(
+        fake, 2, slash(fake, "new", game="callbreak", boards=1, tables=2), MOD,
+        permissions=MANAGE_GUILD,
+    )  # fmt: skip
+    opened = (await run(tbot, fake, body))[0]
+    assert "1 board at 2 tables" in text_of(opened), text_of(opened)
+    assert "1 boards" not in text_of(opened)
+
+
 async def test_a_tournament_runs_to_its_standings(fake: FakeDiscord, tbot: Any) -> None:
     body = payload(
         fake, 2, slash(fake, "new", game="callbreak", boards=4, tables=2), MOD,
