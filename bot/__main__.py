@@ -6,6 +6,7 @@ python -m bot play <game> [--seed N] [--seat K] [--watch] [--players N] [--set k
 python -m bot play --resume [N]    # go on with an interrupted terminal game (same --db)
 python -m bot rules <game>         # print a game's rule book
 python -m bot replay TABLE [--db FILE]  # a finished match, trick by trick
+python -m bot health               # the running bot's /healthz (HEALTH_PORT), else doctor --quick
 
 Every refusal of the command line is one line on stderr with exit code 2
 (argparse's usage block is left to ``--help``).
@@ -185,6 +186,9 @@ def build_parser() -> tuple[CliParser, CliParser]:
 
     add_replay_parser(sub)  # python -m bot replay TABLE (bot/replay_cli.py)
     ops.register(sub)  # backup, restore, migrate-data, doctor (bot/ops.py)
+    from bot.health import add_parser as add_health_parser
+
+    add_health_parser(sub)  # python -m bot health (bot/health.py)
     return parser, play
 
 
@@ -200,6 +204,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.replay_cli import cli_replay
 
         return cli_replay(args)
+    if command == "health":
+        from bot.health import cli_health
+
+        return cli_health(args)
     if command is None:
         if _has_token():
             command = "run"

@@ -22,9 +22,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.db.repositories import Store
+from bot.health import Health, HealthServer
 from bot.i18n import N_, set_current, t, using
 from bot.i18n.errors import error_text
 from bot.i18n.locales import pick
+from bot.metrics import Metrics
 from bot.services.policy import discord_tables
 from bot.services.tables import TableService
 from bot.services.thinking import Thinker
@@ -86,9 +88,12 @@ class CardBot(commands.Bot):
                 "shard_count": settings.shard_count,
                 "shard_ids": sorted(settings.shards.ids),
             }
+        #: this bot's Prometheus metrics (its own registry: tests make many bots)
+        self.metrics = Metrics()
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
+            http_trace=self.metrics.trace,  # REST requests and 429s by route
             **shard_options,
         )
         self.settings = settings
@@ -110,12 +115,22 @@ class CardBot(commands.Bot):
         self.hands = LiveHands(self.service, clock=hand_clock, language=self.languages.for_person)
         self.pings = TurnPings(self, clock=ping_clock)
         self.presenter = Presenter(self, settings.edit_interval, self.hands, self.pings)
+        self.metrics.attach(self)
+        self.health = Health(self)
+        #: /healthz and /metrics (bot/health.py), when HEALTH_PORT is set
+        self.health_server: HealthServer | None = None
+        if settings.health_port is not None:
+            self.health_server = HealthServer(
+                self.health, self.metrics, settings.health_host, settings.health_port
+            )
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self.tree.interaction_check = self.in_their_language  # type: ignore[method-assign]
         self._shutdown: asyncio.Future[None] | None = None
         self._refusals: set[asyncio.Task[None]] = set()
 
     async def setup_hook(self) -> None:
+        if self.health_server is not None:  # answers "not connected yet" meanwhile
+            await self.health_server.start()
         await self.store.migrate()
         self.service.subscribe(self.presenter.on_update)
         self.add_dynamic_items(TableButton, TableSelect)
@@ -154,8 +169,9 @@ class CardBot(commands.Bot):
         3. ``presenter.close``: pending table-message edits are dropped
            (the next start redraws every live table);
         4. the "restarting" answers still in flight are sent;
-        5. ``store.close``: the writer thread and the database connections;
-        6. discord.py's ``close``: the gateway and the HTTP session, last,
+        5. the health endpoint stops (``/healthz`` reads the store);
+        6. ``store.close``: the writer thread and the database connections;
+        7. discord.py's ``close``: the gateway and the HTTP session, last,
            because steps 2-4 may still answer interactions.
         """
         if self._shutdown is None:
@@ -174,6 +190,8 @@ class CardBot(commands.Bot):
         await self.presenter.close()
         if self._refusals:
             await asyncio.wait(self._refusals, timeout=3)
+        if self.health_server is not None:
+            await self.health_server.stop()
         await self.store.close()
         await super().close()
         log.debug("shut down")

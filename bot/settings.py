@@ -93,10 +93,22 @@ class Settings(BaseSettings):
     #: the shards this process runs ("0,1" or "0-3"); empty: all of them
     shard_ids: Annotated[list[int] | None, NoDecode] = None
 
+    #: the /healthz and /metrics endpoint (bot/health.py): off unless a port
+    #: is given (0: any free port); bound to HEALTH_HOST
+    health_port: int | None = Field(default=None, ge=0, le=65535)
+    health_host: str = "127.0.0.1"
+
     @field_validator("database_url")
     @classmethod
     def _database_url(cls, value: str) -> str:
         return async_database_url(value)
+
+    @field_validator("health_port", mode="before")
+    @classmethod
+    def _health_port(cls, value: Any) -> Any:
+        if isinstance(value, str) and value.strip().lower() in ("", "off", "none"):
+            return None  # HEALTH_PORT= switches it off (an image that sets it)
+        return value
 
     @field_validator("sqlite_synchronous")
     @classmethod

@@ -59,11 +59,23 @@ def test_dockerfile():
     cmd = [arg for w, arg in tail if w == "CMD"]
     assert cmd[-1] == '["python", "-m", "bot", "run"]'
     health = [arg for w, arg in tail if w == "HEALTHCHECK"]
-    assert health and '"doctor"' in health[0] and "--quick" in health[0]
+    assert health and health[0].endswith('CMD ["python", "-m", "bot", "health"]')
+    # the image turns /healthz on, inside the container only
+    assert "HEALTH_PORT=8080" in env and "HEALTH_HOST=127.0.0.1" in env
     # the user is made before it is used, and owns the volume
     made = next(i for i, (w, a) in enumerate(tail) if w == "RUN" and "useradd" in a)
     assert made < words[final:].index("USER")
     assert f"chown {users[-1]}" in tail[made][1] and "/data" in tail[made][1]
+
+
+def test_health_commands_exist():
+    """The image's and compose's health checks run a command the CLI knows."""
+    from bot.__main__ import build_parser
+
+    compose = (ROOT / "compose.yaml").read_text(encoding="utf-8")
+    assert 'test: ["CMD", "python", "-m", "bot", "health"]' in compose
+    parser, _ = build_parser()
+    assert parser.parse_args(["health"]).command == "health"
 
 
 def test_dockerignore_keeps_secrets_and_databases_out():

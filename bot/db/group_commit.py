@@ -121,6 +121,10 @@ class GroupCommit:
         self.writes = 0
         self.moves = 0
         self.largest = 0
+        #: told of every batch written: (seconds, writes in it) -- ``bot.metrics``
+        self.on_batch: Callable[[float, int], None] | None = None
+        #: when the batch now on its way began (the loop's clock), else None
+        self.writing_since: float | None = None
 
     async def submit(self, item: Pending) -> Any:
         """Until ``item`` is committed (its result) or refused (raised).  A
@@ -146,7 +150,7 @@ class GroupCommit:
             if not batch:
                 continue
             self._watch()
-            began = asyncio.get_running_loop().time()
+            began = self.writing_since = asyncio.get_running_loop().time()
             try:
                 await self.write(batch)
             except BaseException as exc:  # write() settles everything; this is a backstop
@@ -155,10 +159,14 @@ class GroupCommit:
                 if not isinstance(exc, Exception):
                     raise
             finally:
+                self.writing_since = None
                 if self._timer is not None:
                     self._timer.cancel()
                     self._timer = None
-            self.durations.append(asyncio.get_running_loop().time() - began)
+            took = asyncio.get_running_loop().time() - began
+            self.durations.append(took)
+            if self.on_batch is not None:
+                self.on_batch(took, len(batch))
             self.batches += 1
             self.writes += len(batch)
             self.moves += sum(isinstance(item, PendingMove) for item in batch)
@@ -185,6 +193,18 @@ class GroupCommit:
             self._queue.popleft().settle(self.too_late())
         if self._queue:
             self._watch()
+
+    def stalled_for(self) -> float:
+        """How long the oldest unfinished work has been waiting: the batch
+        on its way, or the oldest write queued behind it (0.0 when idle).
+        A health check calls the writer stuck when this grows."""
+        now = asyncio.get_running_loop().time()
+        waits = [0.0]
+        if self.writing_since is not None:
+            waits.append(now - self.writing_since)
+        if self._queue:
+            waits.append(now - self._queue[0].queued_at)
+        return max(waits)
 
     async def drain(self) -> None:
         """Until every write submitted so far is done (shutting down)."""

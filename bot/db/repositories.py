@@ -179,6 +179,13 @@ class Store:
         finally:
             raw.close()
 
+    @_reported
+    async def ping(self) -> None:
+        """One light read on a fresh or pooled connection: the database
+        answers and holds the store's tables (the health check)."""
+        async with self.engine.connect() as conn:
+            await conn.execute(select(TableRow.id).limit(1))
+
     def commit_stats(self) -> dict[str, float]:
         """Transactions, writes and moves written by the group commit so far."""
         return self.writer.stats()

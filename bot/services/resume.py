@@ -74,6 +74,7 @@ class ResumeMixin:
             claimed = await self.store.claim(moved)
             log.info("claimed %d unfinished tables for %s", claimed, shards)
         self._pending = dict.fromkeys(h[0] for h in heads)
+        self._found_at_start = len(self._pending)
         self._urgent.clear()
         self._resuming = asyncio.create_task(self._resume_all(), name="cardtable-resume")
         if dispatch_deadlines:
@@ -85,6 +86,11 @@ class ResumeMixin:
         """Until every table found at start is resumed (tests, operators)."""
         if self._resuming is not None:
             await asyncio.shield(self._resuming)
+
+    def resume_progress(self) -> tuple[int, int]:
+        """(tables found at start, tables of them not resumed yet): how far
+        the bulk resume has come (metrics, operators)."""
+        return self._found_at_start, len(self._pending)
 
     async def _resume_all(self) -> None:
         order = list(self._pending)

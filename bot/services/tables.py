@@ -56,6 +56,7 @@ from bot.services.models import (
     TableInfo,
     TableUpdate,
 )
+from bot.services.observer import NO_OBSERVER, ServiceObserver
 from bot.services.policy import (
     DIFFICULTIES,
     LOBBY_SECONDS,
@@ -165,6 +166,10 @@ class TableService(ResumeMixin, LobbyMixin, TurnsMixin):
         #: set by ``close``: no AI driver starts from then on (a move still in
         #: flight when the bot stops must not wake the closed AI pool)
         self.closing = False
+        #: tables found at start (``resume_progress``)
+        self._found_at_start = 0
+        #: told of act latencies and stored moves (``bot.metrics``)
+        self.observer: ServiceObserver = NO_OBSERVER
 
     # -- life cycle ---------------------------------------------------------------------
     async def close(self) -> None:
@@ -302,6 +307,7 @@ class TableService(ResumeMixin, LobbyMixin, TurnsMixin):
         expected_seq: int | None = None,
     ) -> TableInfo:
         """A person's move: checked, persisted, then applied."""
+        began = time.perf_counter()
         live = await self._table_for(table_id, actor)
         async with live.lock:
             seat = self._player_seat(live, actor, "play")
@@ -327,6 +333,7 @@ class TableService(ResumeMixin, LobbyMixin, TurnsMixin):
             if back:
                 live.expiries[seat] = 0
                 live.set_seat(seat, away=False)
+        self.observer.act_done(live.game, time.perf_counter() - began)
         await self._after_move(live, tuple(events))
         return live.info()
 
@@ -382,6 +389,7 @@ class TableService(ResumeMixin, LobbyMixin, TurnsMixin):
         live.actors.append(for_seat)
         live.deadline = deadline
         self.deadlines.poke()
+        self.observer.move_stored(live.game, actor_id is None)
 
     def _forget(self, live: LiveTable) -> None:
         log.warning("table %s belongs to another shard now; letting it go", live.id)

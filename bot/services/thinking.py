@@ -60,6 +60,7 @@ import multiprocessing
 import os
 import random
 import signal
+import time
 from collections import deque
 from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -68,6 +69,7 @@ from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
 from typing import Any
 
+from bot.services.observer import NO_OBSERVER, ServiceObserver
 from engine.ai import get_agent
 from engine.core.actions import Action
 from engine.core.view import Observation
@@ -223,6 +225,8 @@ class Thinker:
             ("decisions", "on_loop", "computed", "fallback_failures", "restarts"), 0
         )
         self._fallbacks: dict[str, int] = {}
+        #: told how long each decision took (``bot.metrics``)
+        self.observer: ServiceObserver = NO_OBSERVER
 
     # -- lifecycle -----------------------------------------------------------------------------
     async def start(self) -> None:
@@ -292,6 +296,12 @@ class Thinker:
         """An action in ``decision.legal``; never raises for an agent's failure."""
         if self._closed:
             raise ThinkerClosed("the AI thinker is closed")
+        began = time.perf_counter()
+        action = await self._decide(decision)
+        self.observer.decision_done(decision.agent, time.perf_counter() - began)
+        return action
+
+    async def _decide(self, decision: Decision) -> Action:
         self._counts["decisions"] += 1
         if decision.agent in self.cheap_agents:
             self._counts["on_loop"] += 1

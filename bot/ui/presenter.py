@@ -269,6 +269,7 @@ class Presenter:
             feed.last_edit += RETRY_SECONDS * feed.retries
         else:
             feed.retries = 0
+            self.bot.metrics.edits.edited(feed.channel_id)
 
     async def _repost(self, feed: TableFeed, update: TableUpdate) -> None:
         """The table message was deleted: post it again and remember where."""
