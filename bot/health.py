@@ -30,6 +30,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
+from prometheus_client import CONTENT_TYPE_LATEST
 
 if TYPE_CHECKING:
     import argparse
@@ -43,7 +44,13 @@ DB_TIMEOUT = 3.0
 #: seconds of waiting after which the writer is called stuck (writes are
 #: withdrawn after 15 s: by then players already see "busy")
 STUCK_SECONDS = 10.0
-METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+#: the text format ``generate_latest`` writes (Prometheus's own constant)
+METRICS_CONTENT_TYPE = CONTENT_TYPE_LATEST
+
+
+class HealthServerError(OSError):
+    """The endpoint cannot listen where it was told to (the port is taken,
+    the address is not this machine's): said in one line at start."""
 
 
 class GatewayWatch:
@@ -183,9 +190,13 @@ class HealthServer:
         site = web.TCPSite(runner, self.host, self.port)
         try:
             await site.start()
-        except OSError:
+        except OSError as exc:
             await runner.cleanup()
-            raise
+            reason = exc.strerror or str(exc)
+            raise HealthServerError(
+                f"cannot serve /healthz and /metrics on {self.host}:{self.port}: {reason}"
+                " (HEALTH_HOST, HEALTH_PORT)"
+            ) from exc
         self._runner = runner
         self.port = int(runner.addresses[0][1])
         log.info("health and metrics on http://%s:%d (/healthz, /metrics)", self.host, self.port)

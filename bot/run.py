@@ -72,8 +72,9 @@ def failure_line(exc: BaseException) -> str | None:
     import discord
 
     from bot.db.repositories import StoreUnavailable
+    from bot.health import HealthServerError
 
-    if isinstance(exc, StoreUnavailable):  # says which database and what to do
+    if isinstance(exc, StoreUnavailable | HealthServerError):  # says what and where
         return _clip(exc)
     if isinstance(exc, discord.LoginFailure):
         return "Discord refused the token: check DISCORD_TOKEN in .env"

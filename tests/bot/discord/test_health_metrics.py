@@ -68,6 +68,8 @@ async def get(bot: CardBot, path: str) -> tuple[int, str]:
     assert bot.health_server is not None and bot.health_server.running
     url = f"http://127.0.0.1:{bot.health_server.port}{path}"
     async with aiohttp.ClientSession() as session, session.get(url) as answer:
+        if path == "/metrics":
+            assert answer.headers["Content-Type"].startswith("text/plain; version=")
         return answer.status, await answer.text()
 
 
@@ -329,3 +331,35 @@ async def test_a_sharded_bot_is_healthy_only_with_every_shard_connected():
     assert watch.problem() == "gateway: disconnected (shard 1) for 30 s"
     await bot.dispatch("shard_resumed", 1)
     assert watch.problem() is None
+
+
+async def test_a_taken_port_is_one_clear_line(fake: FakeDiscord, tmp_path):
+    from bot.health import HealthServerError
+    from bot.run import failure_line
+
+    first = await start(tmp_path)
+    try:
+        settings = health_settings(tmp_path, "other.db").model_copy(
+            update={"health_port": first.health_server.port}
+        )
+        second = CardBot(settings, ai_budget_ms=20)
+        with pytest.raises(HealthServerError) as caught:
+            await second.login("fake-token")
+        await second.close()
+        line = failure_line(caught.value)
+        assert line is not None and line.startswith("cannot serve /healthz and /metrics on ")
+        assert "(HEALTH_HOST, HEALTH_PORT)" in line
+    finally:
+        await first.close()
+
+
+def test_health_command_without_a_port_is_doctor_quick(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    for name in ("HEALTH_PORT", "DATABASE_URL", "DISCORD_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    (tmp_path / ".env").write_text(
+        "DISCORD_TOKEN=MTIzNDU2Nzg5MDEyMzQ1Njc4OTA.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB\n"
+    )
+    assert cli_health(None) == 0
+    out = capsys.readouterr().out
+    assert "token" in out and "database" in out
