@@ -160,6 +160,7 @@ class Metrics(ServiceObserver):
             registry=r,
         )
         self.edits = ChannelEdits()
+        self._children: dict[tuple[str, ...], Any] = {}
         self._routes: set[str] = set()
         #: aiohttp trace for discord.py's session (``Client(http_trace=...)``)
         self.trace = aiohttp.TraceConfig()
@@ -167,14 +168,26 @@ class Metrics(ServiceObserver):
         self.trace.on_request_exception.append(self._on_request_exception)
 
     # -- the service's hooks (ServiceObserver) -------------------------------------------------
+    # Each hook runs once per move or decision on the event loop: the labelled
+    # child is looked up once and kept (``labels()`` costs more than the count).
     def act_done(self, game: str, seconds: float) -> None:
-        self.act_seconds.labels(game).observe(seconds)
+        child = self._children.get(("act", game))
+        if child is None:
+            child = self._children[("act", game)] = self.act_seconds.labels(game)
+        child.observe(seconds)
 
     def move_stored(self, game: str, by_ai: bool) -> None:
-        self.moves.labels(game, "ai" if by_ai else "person").inc()
+        by = "ai" if by_ai else "person"
+        child = self._children.get(("move", game, by))
+        if child is None:
+            child = self._children[("move", game, by)] = self.moves.labels(game, by)
+        child.inc()
 
     def decision_done(self, agent: str, seconds: float) -> None:
-        self.ai_seconds.labels(agent).observe(seconds)
+        child = self._children.get(("ai", agent))
+        if child is None:
+            child = self._children[("ai", agent)] = self.ai_seconds.labels(agent)
+        child.observe(seconds)
 
     def batch_written(self, seconds: float, writes: int) -> None:
         self.transaction_seconds.observe(seconds)
