@@ -228,7 +228,16 @@ def docker_form(command: Command) -> Callable[[], None]:
             assert set(named) <= services, f"{named} not among compose.yaml's {services}"
         elif argv[1] == "build":
             assert argv[-1] == "." and "-t" in argv
+        elif argv[1] == "ps":
+            pass
         elif argv[1] == "run":
+            for i, word in enumerate(argv):
+                if word == "-p":  # the container's side is the port the image listens on
+                    assert f"HEALTH_PORT={argv[i + 1].rsplit(':', 1)[1]}" in dockerfile
+                if word == "-e":
+                    check_env(
+                        Command(command.doc, command.line, "", dict([argv[i + 1].split("=", 1)]))
+                    )
             if "--env-file" in argv:
                 assert argv[argv.index("--env-file") + 1] == ".env"
                 assert (ROOT / ".env.example").exists()
@@ -238,6 +247,30 @@ def docker_form(command: Command) -> Callable[[], None]:
                     assert f'VOLUME ["{mount}"]' in dockerfile, mount
         else:
             raise AssertionError(f"docker {argv[1]}: not a form we check")
+
+    return check
+
+
+def curl_form(command: Command) -> Callable[[], None]:
+    """``curl http://127.0.0.1:PORT/PATH``: a page the health server serves,
+    on the port the image listens on."""
+
+    def check() -> None:
+        from bot.health import HealthServer
+
+        url = next(a for a in command.argv[1:] if a.startswith("http"))
+        found = re.fullmatch(r"http://127\.0\.0\.1:(\d+)(/\w+)", url)
+        assert found, url
+        assert f"HEALTH_PORT={found.group(1)}" in (ROOT / "Dockerfile").read_text(encoding="utf-8")
+        source = (ROOT / "bot" / "health.py").read_text(encoding="utf-8")
+        assert f'add_get("{found.group(2)}"' in source, f"{HealthServer.__name__}: no {url}"
+
+    return check
+
+
+def metric_named(name: str) -> Callable[[], None]:
+    def check() -> None:
+        assert f'"{name}"' in (ROOT / "bot" / "metrics.py").read_text(encoding="utf-8"), name
 
     return check
 
@@ -439,6 +472,14 @@ def plan(command: Command) -> Plan:
         return Plan(False, dev_tool(program), "lint of the repository (the suite checks the same)")
     if program == "cp":
         return Plan(True, files_exist(argv[1]), prepare=with_env_example)
+    if program == "git":
+        return Plan(False, lambda: None, "clones the repository: needs the network")
+    if program == "cd":
+        return Plan(False, lambda: None, "moves into the clone made before it")
+    if program == "curl":
+        return Plan(False, curl_form(command), "asks the running bot")
+    if program == "grep" and command.argv[1].startswith("cardtable_"):
+        return Plan(False, metric_named(command.argv[1]), "reads the running bot's /metrics")
     if program == "mkdir":
         return Plan(True)
     if program == "chown":
@@ -471,6 +512,13 @@ def bot_plan(command: Command) -> Plan:
         return Plan(True, form, prepare=with_database)
     if sub == "restore":
         return Plan(True, form, prepare=with_backup(command.argv[4]))
+    if sub in ("play", "rules"):
+        return Plan(True, form)  # a game stops at once on the empty stdin
+    if sub == "health":
+        return Plan(False, form, "asks the running bot")
+    if sub == "replay":
+        return Plan(False, form, "needs a finished table in a database")
+    form()  # a subcommand or flag that does not exist says so
     raise AssertionError(f"{command.id}: say in bot_plan() whether to run it")
 
 
