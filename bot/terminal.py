@@ -52,6 +52,7 @@ from bot.services.actor import LOCAL_USER_ID, Actor
 from bot.services.errors import TableNotFound
 from bot.services.models import TableInfo, TableUpdate
 from bot.services.policy import terminal_tables
+from bot.services.results import NO_SERVER
 from bot.services.tables import TableService
 from bot.ui.text import (
     describe_action,
@@ -63,6 +64,7 @@ from bot.ui.text import (
     render_table,
     seat_label,
 )
+from bot.ui.unrated import unrated_sentence
 from engine import GAMES, Action, EngineError, Game, Observation, get_game
 
 LOCAL_USER = LOCAL_USER_ID  # the terminal's player (Discord ids are far larger)
@@ -480,6 +482,7 @@ class TerminalTable:
         info, view = await self.service.public_view(self.table_id, self.actor)
         if view is not None and view.is_over:
             self.con.say(render_ranking(view, self.names))
+            self.con.say(unrated_sentence(NO_SERVER))  # ratings are per server
         elif info.status == "abandoned":
             self.con.say(t("Table #{table} was abandoned.", table=self.table_id))
         return 0
@@ -760,6 +763,7 @@ async def _play(request: PlayRequest, con: Console, session: Session) -> int:
                 _, view = await service.public_view(table_id, actor)
                 if view is not None:
                     con.say(render_ranking(view, seat_names(info)))
+                    con.say(unrated_sentence(NO_SERVER))
                 return 0
             session.table_id = table_id
             if info.status == "lobby":  # stopped before its first deal

@@ -34,6 +34,9 @@ class PlayedMatch:
     rating_after: float | None
     #: every seat's name, by seat
     names: tuple[str, ...]
+    #: why the match was not rated (``bot.services.results.UNRATED``); None:
+    #: rated, or recorded before reasons were kept
+    unrated: str | None = None
 
 
 @_reported
@@ -73,6 +76,7 @@ async def played_matches(
             rating_before=result.rating_before,
             rating_after=result.rating_after,
             names=tuple(names[result.table_id].get(s, "") for s in sorted(names[result.table_id])),
+            unrated=result.unrated,
         )
         for result, game_name, finished in rows
     ]

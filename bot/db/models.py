@@ -131,6 +131,9 @@ class ResultRow(Base):
     won: Mapped[bool] = mapped_column(Boolean)
     rating_before: Mapped[float | None] = mapped_column(Float, nullable=True)
     rating_after: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: why the match was not rated (``bot.services.results.UNRATED``); None:
+    #: rated, or recorded before the reason was kept (migration 0005)
+    unrated: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class RatingRow(Base):

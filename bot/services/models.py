@@ -82,12 +82,15 @@ class PrivateView:
 
 @dataclass(frozen=True, slots=True)
 class ResultInfo:
-    #: per seat: rank, points, rating before/after (None when unrated)
+    #: per seat: place (a resigned seat after every seat that stayed), points,
+    #: rating before/after of the rated seats (empty when unrated)
     ranks: tuple[int, ...]
     points: tuple[int, ...]
     rating_changes: dict[int, tuple[float, float]] = field(default_factory=dict)
     #: seats whose player resigned (counted as a loss)
     resigned: tuple[int, ...] = ()
+    #: why the match was not rated (``bot.services.results.UNRATED``); None: rated
+    unrated: str | None = None
 
     def winners(self) -> tuple[int, ...]:
         """The seats ranked first (a team's seats in partnership games)."""

@@ -20,6 +20,7 @@ from bot.services.replays import (
     MatchReplay,
 )
 from bot.ui.text import fmt_score, points_text
+from bot.ui.unrated import unrated_note
 from engine import Card, get_game
 from engine.core.cards import sort_hand
 
@@ -43,8 +44,8 @@ def _name(names: Sequence[str], seat: int | None) -> str:
 
 def _change(match: PlayedMatch) -> str:
     before, after = match.rating_before, match.rating_after
-    if before is None or after is None or not _rated(match):
-        return t("unrated")
+    if match.unrated is not None or before is None or after is None or not _rated(match):
+        return unrated_note(match.unrated)
     return t(
         "rating {before} → {after} ({change})",
         before=f"{before:.1f}",
@@ -81,7 +82,8 @@ def history_lines(who: str, matches: Sequence[PlayedMatch]) -> list[str]:
 
 def _rated(m: PlayedMatch) -> bool:
     return (
-        m.rating_before is not None
+        m.unrated is None
+        and m.rating_before is not None
         and m.rating_after is not None
         and abs(m.rating_after - m.rating_before) >= 0.05
     )

@@ -41,7 +41,9 @@ from bot.i18n.terms import (
 )
 from bot.services.models import ResultInfo, TableInfo
 from bot.services.policy import AWAY_TURN_SECONDS
+from bot.services.results import MatchOutcome, places
 from bot.ui.text import cards_text, fmt_score, label_for, notation_text, trump_text
+from bot.ui.unrated import unrated_sentence
 from engine import Action, Observation, get_game
 from engine.core.cards import SUIT_SYMBOLS, Card, sort_hand
 
@@ -540,10 +542,12 @@ def deal_summary(info: TableInfo, view: Observation) -> str:
     return clip("\n".join(lines))
 
 
-def winners_line(view: Observation, names: Sequence[str], ranks: Sequence[int]) -> str:
+def winners_line(
+    view: Observation, names: Sequence[str], ranks: Sequence[int], resigned: Sequence[int] = ()
+) -> str:
     """``🏆 Ada & Cleo win`` (a team, or players sharing first place) or
-    ``🏆 Ada wins``."""
-    firsts = [s for s, r in enumerate(ranks) if r == 1]
+    ``🏆 Ada wins``; a player who resigned never wins."""
+    firsts = [s for s, r in enumerate(ranks) if r == 1 and s not in resigned]
     if not firsts:
         return ""
     who = " & ".join(_name(names, s) for s in firsts)
@@ -551,33 +555,51 @@ def winners_line(view: Observation, names: Sequence[str], ranks: Sequence[int]) 
     return "🏆 " + tn("{name} wins", "{name} win", len(firsts), name=who)
 
 
+def _places(info: TableInfo, view: Observation, results: ResultInfo | None) -> list[int]:
+    """Each seat's place: the recorded one, else worked out the same way
+    (``bot.services.results.places``: a resigned seat after the others)."""
+    if results is not None:
+        return list(results.ranks)
+    if not view.ranking:
+        return [0] * len(info.seats)
+    resigned = {s.seat for s in info.seats if s.resigned}
+    outcome = MatchOutcome.of(view, len(info.seats), bool(view.teams))
+    return list(places(outcome, resigned))
+
+
 def result_text(info: TableInfo, view: Observation, results: ResultInfo | None) -> str:
-    """The end of a match: the winner (player or team), the final scores,
-    rating changes, and who resigned (a resignation counts as a loss)."""
+    """The end of a match: the winner (player or team), the places and
+    final scores, rating changes (or why the match was not rated), and who
+    resigned.  A resignation counts as a loss: the resigned seat is placed
+    after every seat that stayed (its partner keeps the team's result)."""
     names = display_names(info)
     seats = len(info.seats)
-    team_of = {s: i for i, team in enumerate(view.teams) for s in team}
-    if results is not None:
-        ranks = list(results.ranks)
-    elif view.teams:
-        ranks = [view.ranking[team_of[s]] if view.ranking else 0 for s in range(seats)]
-    else:
-        ranks = list(view.ranking) or [0] * seats
+    ranks = _places(info, view, results)
+    resigned = set(results.resigned if results else ()) | {s.seat for s in info.seats if s.resigned}
     lines = ["**" + t("{table} is over.", table=table_title(info)) + "**"]
-    winner = winners_line(view, names, ranks)
+    winner = winners_line(view, names, ranks, tuple(resigned))
     if winner:
         lines.append(winner)
-    resigned = set(results.resigned if results else ()) | {s.seat for s in info.seats if s.resigned}
     if view.teams:
+        team_of = {s: i for i, team in enumerate(view.teams) for s in team}
+        sides: dict[tuple[int, bool], list[int]] = {}
+        for seat in range(seats):
+            sides.setdefault((team_of.get(seat, 0), seat in resigned), []).append(seat)
         entries = [
-            (ranks[team[0]] if team else 0, " & ".join(_name(names, s) for s in team), score)
-            for team, score in zip(view.teams, view.scores, strict=False)
+            (
+                ranks[members[0]],
+                " & ".join(_name(names, s) for s in members),
+                view.scores[team] if team < len(view.scores) else 0,
+                gone,
+            )
+            for (team, gone), members in sides.items()
         ]
     else:
-        entries = [(ranks[s], _name(names, s), v) for s, v in enumerate(view.scores)]
+        entries = [(ranks[s], _name(names, s), v, s in resigned) for s, v in enumerate(view.scores)]
     lines.append(t("Final scores:"))
-    for rank, who, score in sorted(entries):
-        lines.append(f"{rank}. {who} — {fmt_score(score, view.score_unit)}")
+    for rank, who, score, gone in sorted(entries):
+        flag = " 🏳️" if gone else ""
+        lines.append(f"{rank}. {who}{flag} — {fmt_score(score, view.score_unit)}")
     if results and results.rating_changes:
         changes = []
         for seat, (before, after) in sorted(results.rating_changes.items()):
@@ -585,6 +607,8 @@ def result_text(info: TableInfo, view: Observation, results: ResultInfo | None) 
                 f"{_name(names, seat)} {before:.1f} → {after:.1f} ({after - before:+.1f})"
             )
         lines.append(t("Ratings: {changes}", changes=" · ".join(changes)))
+    if results and results.unrated:
+        lines.append(unrated_sentence(results.unrated))
     if resigned:
         who = ", ".join(_name(names, s) for s in sorted(resigned))
         lines.append("🏳️ " + t("Resigned (counts as a loss): {names}", names=who))

@@ -85,14 +85,14 @@ def test_team_result_names_the_winning_team_scores_ratings_and_resigned():
     )
     view = over("blot", teams=((0, 2), (1, 3)), scores=(312, 180), ranking=(1, 2))
     results = ResultInfo(
-        ranks=(1, 2, 1, 2),
+        ranks=(1, 3, 1, 2),  # Bram resigned: placed after Dov, his partner who stayed
         points=(312, 180, 312, 180),
         rating_changes={0: (20.0, 21.5), 1: (20.0, 18.25), 2: (19.0, 20.0), 3: (22.0, 21.0)},
         resigned=(1,),
     )
     text = render.result_text(info, view, results)
     assert "🏆 Ada & Cleo win" in text
-    assert "1. Ada & Cleo — 312" in text and "2. Bram & Dov — 180" in text
+    assert "1. Ada & Cleo — 312\n2. Dov — 180\n3. Bram 🏳️ — 180" in text
     assert "Bram 20.0 → 18.2 (-1.8)" in text or "Bram 20.0 → 18.3 (-1.8)" in text
     assert "Ada 20.0 → 21.5 (+1.5)" in text
     assert "Resigned (counts as a loss): Bram" in text
