@@ -411,10 +411,13 @@ class TerminalTable:
         self.names: list[str] = []
         self.round_shown = 0
         self.updates: list[TableUpdate] = []
+        #: set by every update of this table: the loop waits on it, never polls
+        self.changed = asyncio.Event()
 
     async def on_update(self, update: TableUpdate) -> None:
         if update.table.id == self.table_id:
             self.updates.append(update)
+            self.changed.set()
 
     async def narrate(self) -> None:
         """Print the moves made since the last call, with what they caused
@@ -461,13 +464,14 @@ class TerminalTable:
     async def _loop(self) -> int:
         while True:
             await self.service.wait_idle(self.table_id)
+            self.changed.clear()  # before reading the table: no update is missed
             await self.narrate()
             info, view = await self.service.public_view(self.table_id, self.actor)
             if info.status != "playing" or view is None or view.is_over:
                 break
             self._announce_round(view.round_number, info.game)
             if self.human is None or view.decider != self.human:
-                await asyncio.sleep(0.01)
+                await self.changed.wait()  # the next move (an AI's) is published
                 continue
             if not await self._human_turn(info):
                 self.con.say(

@@ -127,10 +127,15 @@ class TournamentCog(
         await self.service.close()
 
     async def _resume_later(self) -> None:
-        tables = self.bot.service
-        while getattr(tables, "_resuming", None) is None:  # TableService.start not called yet
-            await asyncio.sleep(0.05)
-        await tables.resumed()
+        """Once the table service has started and resumed its tables (its
+        public awaitable: no polling), reload the unfinished tournaments.
+        A service that fails to start raises here instead of leaving this
+        task waiting for ever."""
+        try:
+            await self.bot.service.resumed()
+        except Exception:
+            log.exception("the table service did not start: tournaments are not resumed")
+            return
         try:
             await self.service.resume()
         except Exception:

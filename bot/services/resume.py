@@ -56,6 +56,12 @@ log = logging.getLogger(__name__)
 PARSED_MAX = 20_000
 
 
+class ServiceNotStarted(RuntimeError):
+    """The table service was closed, or its start cancelled, before it
+    started: what ``started()`` raises to its waiters (other components at
+    start-up; no player reads it, so it is not translated)."""
+
+
 class ResumeMixin:
     """Start-up and replay of the TableService."""
 
@@ -65,25 +71,60 @@ class ResumeMixin:
         running timer a grace period for the downtime, and let AI seats go
         on.  With ``wait=False`` this returns as soon as the tables are
         known, and they are replayed while people are served (see the
-        module)."""
-        await self.thinker.start()
-        heads = [h for h in await self.store.table_heads(ACTIVE) if self.owns(h[1], h[2])]
-        shards = self.store.shards
-        moved = {h[0]: shards.shard_of(h[1]) for h in heads if shards.shard_of(h[1]) != h[3]}
-        if moved:
-            claimed = await self.store.claim(moved)
-            log.info("claimed %d unfinished tables for %s", claimed, shards)
+        module).  ``started()`` resolves when the tables are known (or
+        raises what made this fail)."""
+        try:
+            await self.thinker.start()
+            heads = [h for h in await self.store.table_heads(ACTIVE) if self.owns(h[1], h[2])]
+            shards = self.store.shards
+            moved = {h[0]: shards.shard_of(h[1]) for h in heads if shards.shard_of(h[1]) != h[3]}
+            if moved:
+                claimed = await self.store.claim(moved)
+                log.info("claimed %d unfinished tables for %s", claimed, shards)
+        except BaseException as exc:
+            self._not_started(exc)
+            raise
         self._pending = dict.fromkeys(h[0] for h in heads)
         self._found_at_start = len(self._pending)
         self._urgent.clear()
         self._resuming = asyncio.create_task(self._resume_all(), name="cardtable-resume")
+        if not self._started_future().done():
+            self._started_future().set_result(None)
         if dispatch_deadlines:
             self.deadlines.start()
         if wait:
             await self._resuming
 
+    def _started_future(self) -> asyncio.Future[None]:
+        """Made on first use, on the running loop (the service may be
+        built before the loop runs)."""
+        if self._started is None:
+            self._started = asyncio.get_running_loop().create_future()
+        return self._started
+
+    def _not_started(self, exc: BaseException) -> None:
+        """Whoever waits on ``started()`` gets the error instead of waiting
+        for ever (a cancelled start, or ``close`` before any start, becomes
+        a ``ServiceNotStarted``)."""
+        future = self._started_future()
+        if future.done():
+            return
+        if not isinstance(exc, Exception):
+            exc = ServiceNotStarted("the table service did not start (cancelled)")
+        future.set_exception(exc)
+        future.exception()  # retrieved: with nobody waiting, asyncio need not log it
+
+    async def started(self) -> None:
+        """Until ``start`` has found this process's tables: from then on
+        every table answers (a table still being replayed says so).
+        Raises what made ``start`` fail, or ``ServiceNotStarted`` when the
+        service was closed first, so no waiter waits for ever."""
+        await asyncio.shield(self._started_future())
+
     async def resumed(self) -> None:
-        """Until every table found at start is resumed (tests, operators)."""
+        """Until every table found at start is resumed (after ``started``;
+        raises what made the start or the resume fail)."""
+        await self.started()
         if self._resuming is not None:
             await asyncio.shield(self._resuming)
 

@@ -66,7 +66,7 @@ from bot.services.policy import (
     RECENT_ENDED,
 )
 from bot.services.results import MatchOutcome, ResultRecorder
-from bot.services.resume import ResumeMixin
+from bot.services.resume import ResumeMixin, ServiceNotStarted
 from bot.services.settings import GuildSettings
 from bot.services.thinking import Thinker
 from bot.services.turns import TurnsMixin
@@ -170,12 +170,16 @@ class TableService(ResumeMixin, LobbyMixin, TurnsMixin):
         self._found_at_start = 0
         #: told of act latencies and stored moves (``bot.metrics``)
         self.observer: ServiceObserver = NO_OBSERVER
+        #: resolved by ``start`` (``started()``), made on the running loop
+        self._started: asyncio.Future[None] | None = None
 
     # -- life cycle ---------------------------------------------------------------------
     async def close(self) -> None:
         """Stop resuming, deadlines and AI seats, close the AI pool, and wait
-        until every move submitted to the store is committed."""
+        until every move submitted to the store is committed.  Whoever still
+        waits on ``started()`` gets ``ServiceNotStarted``."""
         self.closing = True
+        self._not_started(ServiceNotStarted("the table service was closed before it started"))
         if self._resuming is not None and not self._resuming.done():
             self._resuming.cancel()
             await asyncio.gather(self._resuming, return_exceptions=True)
