@@ -243,6 +243,14 @@ class Tournament:
         self.plays.setdefault((table, board), []).append(str(state.log[-1]))
         self._ended[(table, board)] += ended
 
+    def restart(self, table: int, board: int) -> None:
+        """Forget what was played of ``board`` at ``table``: it is dealt
+        again from its first card (the table that played it ended early)."""
+        key = (table, board)
+        self.plays.pop(key, None)
+        self._states.pop(key, None)
+        self._ended.pop(key, None)
+
     def next_board(self, table: int) -> int | None:
         """The board ``table`` plays now (boards go in order), or None."""
         return next((b for b in range(self.boards) if not self.board_over(table, b)), None)

@@ -540,10 +540,7 @@ class TournamentService:
             "tournament %s: table %s ended before board %s was over; dealing it again",
             tour.id, table_id, board + 1,
         )  # fmt: skip
-        d = tour.duplicate
-        d.plays.pop((table_no, board), None)
-        d._states.pop((table_no, board), None)  # the core rebuilds them from plays
-        d._ended.pop((table_no, board), None)
+        tour.duplicate.restart(table_no, board)
         tour.tables.pop((table_no, board), None)
         retired = self.boards.pop(table_id, None)
         if retired is not None:
@@ -667,12 +664,13 @@ class TournamentService:
                 await self._make_round(tour, tour.round)
 
     async def _table_info(self, table_id: int) -> Any:
-        for _ in range(200):
-            try:
-                return await self.tables.get_table(table_id)
-            except Resuming:
-                await asyncio.sleep(0.05)
-        return None
+        """The table's facts; one still being replayed after a restart is
+        waited for on the table service's ``resumed()``, never polled."""
+        try:
+            return await self.tables.get_table(table_id)
+        except Resuming:
+            await self.tables.resumed()
+            return await self.tables.get_table(table_id)
 
     async def _tell(self, tour: LiveTournament) -> None:
         info = tour.info()
