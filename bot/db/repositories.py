@@ -137,10 +137,13 @@ class Store:
                 where=self.where, write_wait=write_wait, async_engine=writer(self.engine)
             )
 
-    async def _write(self, job: Callable[[Connection], Any]) -> Any:
+    async def write(self, job: Callable[[Connection], Any]) -> Any:
         """Run ``job(connection)`` in the next group transaction and return
-        its result once committed (``bot.db.writer``)."""
+        its result once committed (``bot.db.writer``): the one way other
+        stores of the database (``bot.db.tournaments``) write."""
         return await self.writer.job(job)
+
+    _write = write  # the name the store's own methods use
 
     async def _execute(self, statement: Executable) -> None:
         """One statement, written with the next group transaction."""

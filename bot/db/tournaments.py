@@ -101,7 +101,7 @@ class TournamentStore:
             )
             return int(conn.execute(new.returning(TournamentRow.id)).scalar_one())
 
-        return int(await self.store._write(job))
+        return int(await self.store.write(job))
 
     @_reported
     async def save(
@@ -115,7 +115,7 @@ class TournamentStore:
         def job(conn: Connection) -> None:
             conn.execute(statement)
 
-        await self.store._write(job)
+        await self.store.write(job)
 
     @_reported
     async def get(self, tournament_id: int) -> TournamentRecord | None:
@@ -153,7 +153,7 @@ class TournamentStore:
                 )
             )
 
-        await self.store._write(job)
+        await self.store.write(job)
 
     @_reported
     async def links(self, tournament_ids: Sequence[int]) -> list[BoardTable]:
