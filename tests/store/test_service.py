@@ -86,7 +86,7 @@ async def test_lobby_join_leave_add_remove_ai_and_start(service):
         await service.add_ai(info.id, A(BOB), "normal")
     with pytest.raises(WrongStatus) as empty:
         await service.start_table(info.id, A(HOST))
-    assert "1 seat" in str(empty.value)
+    assert "seats still empty: 1" in str(empty.value)
     info = await service.remove_ai(info.id, A(HOST), 2)
     info = await service.leave(info.id, A(BOB))
     assert [s.empty for s in info.seats] == [False, True, True, True]
