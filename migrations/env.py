@@ -1,12 +1,14 @@
 """Alembic environment (async): the URL comes from the config built by
 ``bot.db.schema.alembic_config``.
 
-Every migration runs in its own transaction, DDL included, on SQLite as on
-PostgreSQL (``bot.db.schema.migration_options``; the SQLite engine lets
-SQLAlchemy emit BEGIN, see ``bot.db.session``): a process killed in the
-middle of a migration leaves the database as it was before that migration.
-Before migrating, ``prepare_database`` checks a SQLite file for damage and
-repairs a half-made first migration left by older versions.
+Migrations run in transactions, DDL included, on SQLite as on PostgreSQL
+(the SQLite engine lets SQLAlchemy emit BEGIN, see ``bot.db.session``): a
+process killed in the middle of a migration leaves the database as it was
+before it.  Two processes migrating one database at once are serialised
+(``bot.db.schema.migration_lock`` and ``run_migrations``): the second waits
+and then finds nothing to do.  Before migrating, ``prepare_database`` checks
+a SQLite file for damage, repairs a half-made first migration left by older
+versions and refuses a schema from a newer Card Table.
 """
 
 from __future__ import annotations
@@ -18,7 +20,13 @@ from alembic import context
 from alembic.script import ScriptDirectory
 
 from bot.db.models import Base
-from bot.db.schema import migration_options, prepare_database
+from bot.db.schema import (
+    MIGRATION_WAIT_SECONDS,
+    migration_lock,
+    migration_options,
+    prepare_database,
+    run_migrations,
+)
 from bot.db.session import make_engine
 
 config = context.config
@@ -27,16 +35,23 @@ target_metadata = Base.metadata
 
 def _migrate(connection: Any) -> None:
     url = config.get_main_option("sqlalchemy.url") or ""
-    prepare_database(connection, ScriptDirectory.from_config(config), url)
-    context.configure(
-        connection=connection, target_metadata=target_metadata, **migration_options(connection)
-    )
-    with context.begin_transaction():
-        context.run_migrations()
+
+    def configure() -> None:
+        context.configure(
+            connection=connection, target_metadata=target_metadata, **migration_options(connection)
+        )
+
+    with migration_lock(connection, url):
+        prepare_database(connection, ScriptDirectory.from_config(config), url)
+        run_migrations(connection, context, configure)
 
 
 async def _run_async() -> None:
-    engine = make_engine(config.get_main_option("sqlalchemy.url") or "", for_migrations=True)
+    engine = make_engine(
+        config.get_main_option("sqlalchemy.url") or "",
+        for_migrations=True,
+        busy_timeout=MIGRATION_WAIT_SECONDS,
+    )
     try:
         async with engine.connect() as connection:
             await connection.run_sync(_migrate)

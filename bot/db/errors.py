@@ -12,6 +12,11 @@
 * ``StoreDamaged`` (a ``StoreUnavailable`` that is not retryable): the
   database file, or one table's rows, are damaged.  Trying again will not
   help; the message names the file or the table and says what to do.
+* ``StoreTooNew`` (not retryable either): the database is at a schema
+  version this code does not know, written by a newer Card Table; the
+  message (``too_new_message``, the same one line in every command) says
+  which schema the database is at, which version this program is, and what
+  to do.
 
 ``str(exc)`` is always a sentence a player or an operator can read;
 ``detail`` carries the technical reason for the log.
@@ -67,6 +72,38 @@ class StoreDamaged(StoreUnavailable):
     def __init__(self, message: str, *, detail: str = "", table_id: int | None = None) -> None:
         super().__init__(message, detail=detail)
         self.table_id = table_id
+
+
+class StoreTooNew(StoreUnavailable):
+    """The database was written by a newer Card Table (its schema version
+    is unknown here): this code must not touch it."""
+
+    retryable = False
+    reason = "newer"
+
+    def __init__(self, message: str, *, version: str) -> None:
+        super().__init__(message, detail=message)
+        self.version = version
+
+
+def program_version() -> str:
+    """This Card Table's version (the installed package's)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("card-table")
+    except PackageNotFoundError:  # run from a source tree that is not installed
+        return "(not installed)"
+
+
+def too_new_message(where: str, version: str, head: str) -> str:
+    """The one line every command gives for a database from a newer Card
+    Table: which schema it is at, which version this program is, what to do."""
+    return (
+        f"{where} is at schema version {version!r}, which this Card Table "
+        f"{program_version()} does not know (its newest is {head}): it was written by a "
+        "newer Card Table; run that version (or newer), or restore a backup made with this one"
+    )
 
 
 def describe_database(url: str) -> str:
