@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -36,6 +37,7 @@ from bot.db.errors import (
     translate,
 )
 from bot.db.group_commit import PendingMove
+from bot.db.lost_log import CLOSED, OPEN, mark
 from bot.db.models import (
     ActionRow,
     GuildSetting,
@@ -46,7 +48,14 @@ from bot.db.models import (
     UserSetting,
     utcnow,
 )
-from bot.db.schema import upgrade_to_head
+from bot.db.schema import (
+    check_known_version,
+    check_sqlite_wal,
+    current_version,
+    migrations_script,
+    sqlite_file,
+    upgrade_to_head,
+)
 from bot.db.session import (
     BUSY_TIMEOUT_MS,
     DEFAULT_SYNCHRONOUS,
@@ -69,6 +78,7 @@ __all__ = [
     "TableNotOwned",
 ]
 
+log = logging.getLogger(__name__)
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -118,6 +128,9 @@ class Store:
         ``shards``: the shards this process owns (default: the only one)."""
         self.url = url
         self.where = describe_database(url)
+        self.busy_timeout = busy_timeout
+        #: the SQLite file this store marked as open (``bot.db.lost_log``)
+        self._marked: str | None = None
         self.shards = shards or Shards()
         self.engine = make_engine(url, busy_timeout=busy_timeout, synchronous=synchronous)
         self.sessions = make_sessionmaker(self.engine)
@@ -156,12 +169,35 @@ class Store:
     @_reported
     async def migrate(self) -> None:
         """Check the database, repair a half-made first migration and bring
-        the schema to the newest migration (``bot.db.schema``)."""
+        the schema to the newest migration (``bot.db.schema``).  On SQLite
+        the file is then marked as open until ``close`` (``bot.db.lost_log``:
+        how a missing log of a killed run is noticed at the next start)."""
         await upgrade_to_head(self.url)
+        path = sqlite_file(self.url)
+        if path is not None:
+            await asyncio.to_thread(mark, path, OPEN, busy_timeout=self.busy_timeout)
+            self._marked = path
+
+    @_reported
+    async def check_readable(self) -> None:
+        """For tools that read without migrating (``python -m bot replay``):
+        what the start refuses before it migrates -- a damaged write-ahead
+        log (``StoreDamaged``, checked before SQLite replays it) and a schema
+        from a newer Card Table (``StoreTooNew``)."""
+        await asyncio.to_thread(check_sqlite_wal, self.url)
+        async with self.engine.connect() as conn:
+            version = await conn.run_sync(current_version)
+        check_known_version(version, migrations_script(), self.where)
 
     @_reported
     async def close(self) -> None:
         await self.writer.close()
+        if self._marked is not None:
+            path, self._marked = self._marked, None
+            try:
+                await asyncio.to_thread(mark, path, CLOSED, busy_timeout=self.busy_timeout)
+            except Exception as exc:  # the next start then warns about the log, if it is gone
+                log.warning("%s: not marked as closed (%s)", self.where, exc)
         await self.engine.dispose()
         if self.bulk_engine is not None:
             await asyncio.to_thread(self.bulk_engine.dispose)
