@@ -28,6 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.db.lost_log import CLOSED
+from bot.db.readonly import read_sqlite
+
 #: the subcommands this module runs
 COMMANDS = frozenset({"backup", "restore", "migrate-data", "doctor"})
 #: the tables of the store, parents before children (foreign keys)
@@ -228,10 +231,9 @@ def _check_card_table(conn: sqlite3.Connection, path: Path, known: Revisions) ->
     if version is None:
         raise Refusal(f"{path} is not a Card Table database (no schema version in it)")
     if not known.known(version):
-        raise Refusal(
-            f"{path} is at schema version {version!r}, which this Card Table does not know "
-            f"(newest known: {known.head}): use the Card Table version that wrote it"
-        )
+        from bot.db.errors import too_new_message
+
+        raise Refusal(too_new_message(f"the database file {path}", version, known.head))
     return version
 
 
@@ -264,30 +266,35 @@ def backup(url: str, file: Path, *, force: bool = False) -> int:
     if file.parent.exists() and not file.parent.is_dir():
         raise Refusal(f"{file.parent} is not a folder")
     known = revisions()
+    _refuse_a_damaged_log(url)
     partial = file.with_name(file.name + ".partial")
-    src = sqlite3.connect(source, timeout=5)
-    try:
+
+    made: list[bool] = []
+
+    def copy(src: sqlite3.Connection) -> tuple[str, list[str], dict[str, int]]:
         version = _check_card_table(src, source, known)
-        made = _make_folder(file.parent)
+        made.append(_make_folder(file.parent))
         partial.unlink(missing_ok=True)
         dst = sqlite3.connect(partial)
         try:
             src.backup(dst)  # one step: one consistent snapshot, WAL included
             dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
-            check = [r[0] for r in dst.execute("PRAGMA quick_check")]
-            counts = sqlite_counts(dst)
+            dst.execute(f"PRAGMA user_version = {CLOSED}")  # no log belongs to it
+            return version, [r[0] for r in dst.execute("PRAGMA quick_check")], sqlite_counts(dst)
         finally:
             dst.close()
+
+    try:
+        # read-only: the database's files stay as they are (bot.db.readonly)
+        version, check, counts = read_sqlite(source, copy)
     except sqlite3.Error as exc:
         partial.unlink(missing_ok=True)
         raise Refusal(f"the backup of {source} failed: {exc}") from None
-    finally:
-        src.close()
     if check != ["ok"]:
         partial.unlink(missing_ok=True)
         raise Refusal(f"the copy failed its check ({'; '.join(check[:3])}): nothing written")
     os.replace(partial, file)
-    folder = f" (made the folder {file.parent})" if made else ""
+    folder = f" (made the folder {file.parent})" if any(made) else ""
     print(f"Backed up {source} to {file}{folder} (schema {version}; {counts_text(counts)}).")
     return 0
 
@@ -302,6 +309,18 @@ def _make_folder(folder: Path) -> bool:
     except OSError as exc:
         raise Refusal(f"cannot make the folder {folder}: {exc.strerror or exc}") from None
     return True
+
+
+def _refuse_a_damaged_log(url: str) -> None:
+    """The start's check of the write-ahead log, before anything reads it
+    (a damaged log is evidence: it is neither copied in part nor touched)."""
+    from bot.db.errors import StoreDamaged
+    from bot.db.schema import check_sqlite_wal
+
+    try:
+        check_sqlite_wal(url)
+    except StoreDamaged as exc:
+        raise Refusal(str(exc)) from None
 
 
 def postgres_backup_advice(url: str, file: Path) -> str:
@@ -378,6 +397,7 @@ def restore(url: str, file: Path, *, force: bool = False) -> int:
         try:
             src.backup(dst)
             dst.execute("PRAGMA journal_mode=DELETE")
+            dst.execute(f"PRAGMA user_version = {CLOSED}")  # a whole file, no log of its own
             counts = sqlite_counts(dst)
         finally:
             dst.close()

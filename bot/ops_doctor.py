@@ -9,7 +9,6 @@ token and the database only.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import binascii
 import os
@@ -23,7 +22,6 @@ from bot.ops import Revisions, one_line, revisions
 
 #: a bot token: base64url(the bot's user id) . base64url(timestamp) . HMAC
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{17,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
-DB_TIMEOUT = 10.0
 
 
 @dataclass(frozen=True)
@@ -36,7 +34,7 @@ class Check:
 
     def line(self) -> str:
         mark = "FAIL" if not self.ok else "WARN" if self.warn else "OK  "
-        return one_line(f"{mark} {self.name}: {self.text}", 300)
+        return one_line(f"{mark} {self.name}: {self.text}", 1000)
 
 
 def doctor(db_url: str | None = None, *, quick: bool = False) -> int:
@@ -145,50 +143,15 @@ def check_database(url: str) -> Check:
                     f"{shown}: the bot's user cannot write {file} or its folder "
                     "(SQLite writes -wal and -shm files next to it): fix the owner",
                 )
-    try:
-        version, tables = asyncio.run(asyncio.wait_for(_read_version(url), DB_TIMEOUT))
-    except Exception as exc:
-        reason = one_line(exc, 160) or type(exc).__name__
-        return Check(
-            "database",
-            False,
-            f"cannot connect to {shown} ({reason}): check DATABASE_URL and that the server runs",
-        )
-    return _version_check(shown, version, tables, known)
+    return check_database_contents(url, shown, known)
 
 
-async def _read_version(url: str) -> tuple[str | None, int]:
-    from bot.db.session import make_engine
-    from bot.ops_migrate import _version
+def check_database_contents(url: str, shown: str, known: Revisions) -> Check:
+    """The start's own checks, changing nothing (``bot.ops_doctor_db``)."""
+    from bot.ops_doctor_db import database_contents
 
-    engine = make_engine(url)
-    try:
-        async with engine.connect() as conn:
-            version, counts = await conn.run_sync(_version)
-            return version, counts.get("tables", 0)
-    finally:
-        await engine.dispose()
-
-
-def _version_check(shown: str, version: str | None, tables: int, known: Revisions) -> Check:
-    state = known.compare(version)
-    if version is None:
-        return Check("database", True, f"{shown}: empty (the schema is made at first start)")
-    if state == "current":
-        return Check("database", True, f"{shown}: schema {version} (current), {tables} tables")
-    if state == "older":
-        return Check(
-            "database",
-            True,
-            f"{shown}: schema {version}, the code is at {known.head}: migrated at the next start "
-            "(back it up first: python -m bot backup FILE)",
-        )
-    return Check(
-        "database",
-        False,
-        f"{shown}: schema {version!r} is unknown to this Card Table (newest {known.head}): "
-        "it was written by a newer version; upgrade the code",
-    )
+    ok, said = database_contents(url, shown, known)
+    return Check("database", ok, said)
 
 
 # -- where the data lives (containers) ----------------------------------------------------
