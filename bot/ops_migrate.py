@@ -26,6 +26,7 @@ from sqlalchemy import Table, delete, func, insert, inspect, select, text
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from bot.db.errors import too_new_message
 from bot.ops import TABLES, VERSION_TABLE, Refusal, Revisions, counts_text, one_line, revisions
 
 
@@ -139,10 +140,7 @@ async def _check_source(engine: AsyncEngine, url: str, known: Revisions) -> None
             "start the bot on it once (migrations run at start), then copy"
         )
     if state == "unknown":
-        raise Refusal(
-            f"--from is at schema {version!r}, which this Card Table does not know "
-            f"(newest known: {known.head}): use the newer Card Table that wrote it"
-        )
+        raise Refusal(too_new_message(f"--from {_safe(url)}", version, known.head))
 
 
 async def _check_target(engine: AsyncEngine, url: str, known: Revisions, *, force: bool) -> None:
@@ -153,7 +151,7 @@ async def _check_target(engine: AsyncEngine, url: str, known: Revisions, *, forc
         raise Refusal(f"cannot open --to {_safe(url)}: {one_line(exc, 200)}") from None
     if version is not None and known.compare(version) == "unknown":
         raise Refusal(
-            f"--to is at schema {version!r}, which this Card Table does not know: not touched"
+            too_new_message(f"--to {_safe(url)}", version, known.head) + " (nothing was touched)"
         )
     holding = {name: n for name, n in counts.items() if n}
     if holding and not force:

@@ -46,6 +46,7 @@ def _database_url(db: str | None) -> str:
 async def _lines(url: str, table: int) -> list[str]:
     store = Store(url)
     try:
+        await store.check_readable()  # a newer Card Table's file: one line, untouched
         replayed = await match_replay(store, None, table)
         return match_lines(replayed.match, replayed.replay)
     finally:

@@ -99,10 +99,10 @@ def program_version() -> str:
 def too_new_message(where: str, version: str, head: str) -> str:
     """The one line every command gives for a database from a newer Card
     Table: which schema it is at, which version this program is, what to do."""
+    this = program_version()
     return (
-        f"{where} is at schema version {version!r}, which this Card Table "
-        f"{program_version()} does not know (its newest is {head}): it was written by a "
-        "newer Card Table; run that version (or newer), or restore a backup made with this one"
+        f"{where} is at schema {version!r}, newer than this Card Table {this} (schema "
+        f"{head}): upgrade Card Table, or restore a backup made with {this}"
     )
 
 

@@ -192,6 +192,11 @@ def current_version(connection: Connection) -> str | None:
     return None if value is None else str(value)
 
 
+def migrations_script() -> ScriptDirectory:
+    """The migrations this code knows."""
+    return ScriptDirectory.from_config(alembic_config("sqlite://"))
+
+
 def check_known_version(version: str | None, script: ScriptDirectory, where: str) -> None:
     """``StoreTooNew`` for a schema version no migration here knows."""
     if version is None:
