@@ -105,6 +105,7 @@ async def _migrate(source: str, target: str, *, force: bool, batch: int) -> dict
     src = make_engine(source)
     dst = make_engine(target)
     try:
+        _check_logs(source, target)
         await _check_source(src, source, known)
         await _check_target(dst, target, known, force=force)
         from bot.db.schema import upgrade_to_head
@@ -123,6 +124,20 @@ async def _migrate(source: str, target: str, *, force: bool, batch: int) -> dict
     finally:
         await src.dispose()
         await dst.dispose()
+
+
+def _check_logs(*urls: str) -> None:
+    """A SQLite file whose write-ahead log is damaged is refused before
+    anything opens it (opening would replay the log only in part, and the
+    last connection to close would delete it: see ``bot.db.wal``)."""
+    from bot.db.errors import StoreDamaged
+    from bot.db.schema import check_sqlite_wal
+
+    for url in urls:
+        try:
+            check_sqlite_wal(url)
+        except StoreDamaged as exc:
+            raise Refusal(str(exc)) from None
 
 
 async def _check_source(engine: AsyncEngine, url: str, known: Revisions) -> None:

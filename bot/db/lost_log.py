@@ -21,7 +21,9 @@ a word.  What can still be told, before SQLite opens the file:
 
 What cannot be told: how many moves were lost when ``-shm`` is gone, which
 tables they belonged to, or anything at all about a database file copied
-without its log from a run of an older Card Table (no marker).  Nothing is
+without its log from a run of an older Card Table (no marker).  With several
+processes on one file, the first to close cleanly clears the marker while
+the others still run.  Nothing is
 refused: the moves are gone either way, and the damaged-log advice
 (``bot.db.schema.check_sqlite_wal``) is itself to move the log aside; the
 start says so in one warning instead.

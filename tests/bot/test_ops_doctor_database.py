@@ -225,3 +225,16 @@ def test_copies_for_the_missing_shm_case_are_temporary(tmp_path):
         "cards.db",
         "cards.db-wal",
     ]
+
+
+def test_migrate_data_from_a_database_with_a_damaged_log_is_refused(tmp_path, capsys):
+    folder = tmp_path / "data"
+    folder.mkdir()
+    path = folder / "cards.db"
+    killed_then_wal_damaged(path)
+    before = files(folder)
+    target = f"sqlite+aiosqlite:///{tmp_path / 'to.db'}"
+    argv = ["migrate-data", "--from", f"sqlite+aiosqlite:///{path}", "--to", target]
+    assert main(argv) == 2
+    assert "write-ahead log" in capsys.readouterr().err
+    assert files(folder) == before and not (tmp_path / "to.db").exists()

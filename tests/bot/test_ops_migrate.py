@@ -201,7 +201,7 @@ async def test_refuses_a_source_at_another_schema(tmp_path, monkeypatch, capsys)
     await store.migrate()
     await store.close()
     target = tmp_path / "t.db"
-    for version, said in (("0001", "older"), ("7777", "from a newer Card Table")):
+    for version, said in (("0001", "older"), ("7777", "newer than this Card Table")):
         with sqlite3.connect(older) as conn:
             conn.execute("update alembic_version set version_num = ?", (version,))
         code = await asyncio.to_thread(migrate, url(older), url(target), monkeypatch, tmp_path)

@@ -10,7 +10,6 @@ import os
 import secrets
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,16 +22,16 @@ from bot.db.schema import alembic_config
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_URL = os.environ.get("CARDTABLE_TEST_POSTGRES_URL")
-ROUNDS = 3
+ROUNDS = 5
 
-# Waits until the given wall-clock moment, then migrates: both processes
-# reach Alembic within a millisecond or two of each other.
+# Imports everything, says so, waits for "go" on stdin and migrates: both
+# processes reach Alembic within a millisecond or two of each other.
 MIGRATOR = r"""
-import sys, time
+import sys
 from bot.db.schema import upgrade_to_head_sync
-url, start = sys.argv[1], float(sys.argv[2])
-time.sleep(max(0.0, start - time.time()))
-upgrade_to_head_sync(url)
+print("ready", flush=True)
+sys.stdin.readline()
+upgrade_to_head_sync(sys.argv[1])
 print("migrated", flush=True)
 """
 
@@ -46,18 +45,24 @@ def head() -> str:
 
 
 def migrate_together(url: str) -> list[subprocess.CompletedProcess[str]]:
-    start = time.time() + 2.0  # both interpreters have imported everything by then
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", MIGRATOR, url, str(start)],
+            [sys.executable, "-c", MIGRATOR, url],
             cwd=ROOT,
             env={**os.environ, "PYTHONPATH": str(ROOT)},
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
         for _ in range(2)
     ]
+    for proc in procs:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+    for proc in procs:
+        assert proc.stdin is not None
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
     results = []
     for proc in procs:
         out, err = proc.communicate(timeout=120)
@@ -96,7 +101,7 @@ def assert_both_migrated(
 ) -> None:
     for result in results:
         assert result.returncode == 0, result.stderr[-2000:]
-        assert result.stdout.strip() == "migrated"
+        assert result.stdout.strip() == "migrated", result.stderr[-2000:]
     versions, tables = state
     assert versions == [head()]
     assert {"tables", "seats", "actions"} <= tables
