@@ -150,8 +150,8 @@ def check_database_contents(url: str, shown: str, known: Revisions) -> Check:
     """The start's own checks, changing nothing (``bot.ops_doctor_db``)."""
     from bot.ops_doctor_db import database_contents
 
-    ok, said = database_contents(url, shown, known)
-    return Check("database", ok, said)
+    ok, said, warn = database_contents(url, shown, known)
+    return Check("database", ok, said, warn=warn)
 
 
 # -- where the data lives (containers) ----------------------------------------------------

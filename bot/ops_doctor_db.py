@@ -12,7 +12,7 @@ with the bot's own sentence and the reason:
   gets the start's checks (``bot.db.schema.check_database``: ``PRAGMA
   quick_check``, a half-made schema holding rows, a schema from a newer Card
   Table).  A killed run's missing log (``bot.db.lost_log``) is the warning the
-  start logs: the bot starts anyway, and so doctor does not fail.
+  start logs: the bot starts anyway, so doctor passes, with ``WARN``.
 * PostgreSQL: the same checks (without ``quick_check``) in a read-only
   transaction.
 """
@@ -30,12 +30,12 @@ from bot.ops import Revisions, one_line
 
 DB_TIMEOUT = 10.0
 Found = tuple[str | None, int]  # the schema version, the number of tables (games)
-Verdict = tuple[bool, str]  # the check passes; what it says
+Verdict = tuple[bool, str, bool]  # the check passes; what it says; it needs a look (WARN)
 
 
 def database_contents(url: str, shown: str, known: Revisions) -> Verdict:
-    """(passes, one line) for the database at ``url`` (shown as ``shown``),
-    whose file or server is known to exist."""
+    """(passes, one line, a warning) for the database at ``url`` (shown as
+    ``shown``), whose file or server is known to exist."""
     from bot.db.errors import StoreUnavailable, describe_database, is_damage
     from bot.db.lost_log import lost_log
     from bot.db.schema import check_sqlite_wal, sqlite_file
@@ -50,19 +50,19 @@ def database_contents(url: str, shown: str, known: Revisions) -> Verdict:
             found = asyncio.run(asyncio.wait_for(_read_server(url, where), DB_TIMEOUT))
     except StoreUnavailable as exc:
         if exc.retryable:  # locked or unreachable
-            return (False, _cannot(shown, exc.detail))
-        return (False, _why(exc.message, exc.detail, where))
+            return False, _cannot(shown, exc.detail), False
+        return False, _why(exc.message, exc.detail, where), False
     except Exception as exc:
         if path is not None and is_damage(exc):
             from bot.db.errors import damage_message
 
-            return (False, _why(damage_message(where), str(exc), where))
-        return (False, _cannot(shown, one_line(exc, 160) or type(exc).__name__))
-    ok, said = version_check(shown, *found, known)
+            return False, _why(damage_message(where), str(exc), where), False
+        return False, _cannot(shown, one_line(exc, 160) or type(exc).__name__), False
+    said = version_check(shown, *found, known)
     lost = lost_log(path) if path is not None else None
-    if lost:  # the start logs it and carries on: so does doctor, loudly
-        return ok, f"{said}; WARNING: {lost}"
-    return ok, said
+    if lost:  # the start logs it and carries on: doctor passes, with a WARN
+        return True, f"{said}; but {lost}", True
+    return True, said, False
 
 
 def _cannot(shown: str, reason: str) -> str:
@@ -118,14 +118,13 @@ def inspect_database(sync: Connection, where: str) -> Found:
     return version, games
 
 
-def version_check(shown: str, version: str | None, tables: int, known: Revisions) -> Verdict:
+def version_check(shown: str, version: str | None, tables: int, known: Revisions) -> str:
     """What doctor says of a database the start accepts."""
     if version is None:
-        return True, f"{shown}: empty (the schema is made at first start)"
+        return f"{shown}: empty (the schema is made at first start)"
     if known.compare(version) == "current":
-        return True, f"{shown}: schema {version} (current), {tables} tables"
+        return f"{shown}: schema {version} (current), {tables} tables"
     return (
-        True,
         f"{shown}: schema {version}, the code is at {known.head}: migrated at the next start "
         "(back it up first: python -m bot backup FILE)",
     )

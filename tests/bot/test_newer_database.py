@@ -19,6 +19,7 @@ from bot.__main__ import main
 from bot.client import CardBot
 from bot.db.errors import StoreTooNew, program_version
 from bot.db.repositories import Store
+from tests.bot.test_ops_doctor import FAKE_TOKEN
 
 NEWER = "0099_from_a_newer_card_table"
 
@@ -95,7 +96,7 @@ def test_the_bot_start_says_it_in_one_line(newer, monkeypatch, tmp_path, capsys)
         ["run"],
         monkeypatch,
         tmp_path,
-        DISCORD_TOKEN="not.a.token",
+        DISCORD_TOKEN=FAKE_TOKEN,
         DATABASE_URL=f"sqlite+aiosqlite:///{newer}",
     )
     assert code == 1
