@@ -11,7 +11,7 @@ import argparse
 import math
 
 from engine.ai.base import get_agent, play_out
-from engine.core.spec import get_game
+from engine.core.registry import get_game
 
 
 def main() -> None:

@@ -10,7 +10,8 @@ from engine.core.actions import Action, parse_action
 from engine.core.cards import Card, parse_cards
 from engine.core.events import Event
 from engine.core.game import Game, MatchState, Phase
-from engine.core.spec import GAMES, Variant, get_game
+from engine.core.registry import GAMES, get_game
+from engine.core.spec import Variant
 from engine.core.view import DealRecord, Observation
 from engine.errors import (
     EngineError,

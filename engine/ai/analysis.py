@@ -35,7 +35,7 @@ from engine.ai.search import SearchAgent, SearchGame
 from engine.ai.solver import Solver
 from engine.core.actions import Action, play
 from engine.core.game import MatchState
-from engine.core.spec import get_game
+from engine.core.registry import get_game
 from engine.core.view import Observation
 from engine.errors import EngineError
 

@@ -32,7 +32,7 @@ from engine.ai.playouts import play_out
 from engine.ai.rollout import TrickRollout
 from engine.core.actions import Action
 from engine.core.cards import Card
-from engine.core.spec import get_game
+from engine.core.registry import get_game
 from engine.core.view import Observation
 
 

@@ -32,7 +32,7 @@ from engine.ai.search import SearchGame, register_search
 from engine.core.actions import Action
 from engine.core.cards import Card, standard_deck
 from engine.core.game import MatchState
-from engine.core.spec import get_game
+from engine.core.registry import get_game
 from engine.core.view import Observation
 
 DECK = standard_deck()

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from engine.ai.base import get_agent, play_out
 from engine.core.game import Game, MatchState
-from engine.core.spec import Variant, get_game
+from engine.core.registry import get_game
+from engine.core.spec import Variant
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from engine.ai.solver import Solver
 from engine.core.actions import Action
 from engine.core.cards import Card, standard_deck
 from engine.core.game import MatchState
-from engine.core.spec import get_game
+from engine.core.registry import get_game
 from engine.core.view import Observation
 
 DECK = standard_deck()

@@ -1,4 +1,4 @@
-"""Variants (settings) and the game registry.
+"""Variants (settings); the game registry is ``engine.core.registry``.
 
 A game's ``Variant`` is a frozen dataclass whose fields are the rule book's
 settings, each declared with ``setting(...)`` giving its default, its range or
@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
-from engine.errors import InvalidVariant, UnknownGame, quote
-
-if TYPE_CHECKING:
-    from engine.core.game import Game
+from engine.errors import InvalidVariant, quote
 
 V = TypeVar("V", bound="Variant")
 _TRUE = {"true", "yes", "on", "1", "y"}
@@ -216,44 +213,3 @@ class Variant:
             f.name: (list(v) if isinstance(v := getattr(self, f.name), tuple) else v)
             for f in dataclasses.fields(self)
         }
-
-
-class Registry(Mapping[str, "Game"]):
-    """Name -> Game, in registration order; iterating gives the names."""
-
-    def __init__(self) -> None:
-        self._games: dict[str, Game] = {}
-        self._aliases: dict[str, str] = {}
-
-    def register(self, game: Game, aliases: tuple[str, ...] = ()) -> None:
-        self._games[game.name] = game
-        for alias in aliases:
-            self._aliases[alias] = game.name
-
-    def resolve(self, name: str) -> str:
-        key = str(name).strip().lower()
-        key = self._aliases.get(key, key)
-        if key not in self._games:
-            known = ", ".join(self._games)
-            raise UnknownGame(
-                f"unknown game {quote(name)}; choose one of: {known}",
-                params={"game": quote(name), "known": known},
-            )
-        return key
-
-    def __getitem__(self, name: str) -> Game:
-        return self._games[self.resolve(name)]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._games)
-
-    def __len__(self) -> int:
-        return len(self._games)
-
-
-GAMES = Registry()
-
-
-def get_game(name: str) -> Game:
-    """The game registered under ``name`` (or an alias); ``UnknownGame`` otherwise."""
-    return GAMES[name]

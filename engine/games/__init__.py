@@ -1,4 +1,4 @@
-"""Every game registers itself with ``engine.core.spec.GAMES`` on import.
+"""Every game registers itself with ``engine.core.registry.GAMES`` on import.
 
 One import line per game; the registry order (the order shown to users) is
 the rule book's: Batak, Callbreak, Blot, Backalley, Ladder.

@@ -34,9 +34,10 @@ from engine.core.game import (
     share,
     split_deal,
 )
+from engine.core.registry import GAMES
 from engine.core.shuffle import shuffle
-from engine.core.spec import GAMES, setting
 from engine.core.spec import Variant as VariantBase
+from engine.core.spec import setting
 from engine.core.trick import Trick
 from engine.core.trickgame import TrickGameState, position_hands
 from engine.core.view import Observation

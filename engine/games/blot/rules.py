@@ -27,8 +27,9 @@ from engine.core.cards import Card
 from engine.core.events import Event
 from engine.core.follow import Allowed, of_suit, stronger_than
 from engine.core.game import Game, Phase, deal_seat, hands_to_text, normalize_hands, split_deal
-from engine.core.spec import GAMES, setting
+from engine.core.registry import GAMES
 from engine.core.spec import Variant as VariantBase
+from engine.core.spec import setting
 from engine.core.trick import Trick
 from engine.core.trickgame import TrickGameState, position_hands
 from engine.core.view import Observation

@@ -43,9 +43,10 @@ from engine.core.game import (
     hands_to_text,
     share,
 )
+from engine.core.registry import GAMES
 from engine.core.shuffle import shuffle
-from engine.core.spec import GAMES, setting
 from engine.core.spec import Variant as VariantBase
+from engine.core.spec import setting
 from engine.core.view import Observation
 from engine.errors import IllegalAction, InvalidPosition
 from engine.games.ladder.requirement import ACTION_RANKS, ANY, Requirement, after_play
