@@ -18,77 +18,22 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
 
-from bot import ops
+from bot import ops_cli
+from bot.cli_args import (
+    SEED_MAX,
+    CliParser,
+    agent_arg,
+    clip,
+    lang_arg,
+    players_arg,
+    seat_arg,
+    seed_arg,
+    table_arg,
+)
 from engine import GAMES
 
 PROG = "python -m bot"
-SEED_MAX = 2**63 - 1
-AGENTS = ("random", "heuristic", "search")
-MAX_ERROR = 200
-
-
-def _clip(text: object, limit: int = MAX_ERROR) -> str:
-    flat = " ".join("".join(c if c.isprintable() else " " for c in str(text)).split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
-class CliParser(argparse.ArgumentParser):
-    """An argparse parser whose errors are one clear line."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, _clip(f"{self.prog}: {message} (see {self.prog} --help)") + "\n")
-
-
-def _whole_number(text: str, what: str, low: int, high: int | None = None) -> int:
-    """A whole number in low..high, or argparse's one-line refusal (a number
-    too long to read is out of range, not a traceback)."""
-    raw = text.strip()
-    shown = _clip(text, 40)
-    if not raw.lstrip("+-").isdecimal():
-        raise argparse.ArgumentTypeError(f"{what} must be a whole number (got {shown!r})")
-    value = int(raw) if len(raw) <= 30 else (low - 1 if raw.startswith("-") else None)
-    wanted = f"{low} or more" if high is None else f"{low}..{high}"
-    if value is None or value < low or (high is not None and value > high):
-        raise argparse.ArgumentTypeError(f"{what} must be {wanted} (got {shown})")
-    return value
-
-
-def seed_arg(text: str) -> int:
-    return _whole_number(text, "the seed", 0, SEED_MAX)
-
-
-def agent_arg(text: str) -> str:
-    agent = text.strip().lower()
-    if agent not in AGENTS:
-        raise argparse.ArgumentTypeError(
-            f"choose random, heuristic or search (got {_clip(text, 40)!r})"
-        )
-    return agent
-
-
-def seat_arg(text: str) -> int:
-    return _whole_number(text, "the seat (0 = the first)", 0)
-
-
-def players_arg(text: str) -> int:
-    return _whole_number(text, "the number of players", 0)
-
-
-def table_arg(text: str) -> int:
-    return _whole_number(text, "the table number", 1)
-
-
-def lang_arg(text: str) -> str:
-    from bot.i18n import LOCALES, normalize
-
-    code = normalize(text)
-    if code is None:
-        raise argparse.ArgumentTypeError(
-            f"choose one of {', '.join(LOCALES)} (got {_clip(text, 40)!r})"
-        )
-    return code
 
 
 def _play_parser(sub: argparse._SubParsersAction[CliParser]) -> CliParser:
@@ -152,7 +97,7 @@ def _options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[
     for item in args.set:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            parser.error(f"--set expects KEY=VALUE (got {_clip(item, 40)!r})")
+            parser.error(f"--set expects KEY=VALUE (got {clip(item, 40)!r})")
         try:
             add_option(options, key.strip(), value.strip())  # a key given twice is refused
         except InvalidSetting as exc:
@@ -185,7 +130,7 @@ def build_parser() -> tuple[CliParser, CliParser]:
     from bot.replay_cli import add_parser as add_replay_parser
 
     add_replay_parser(sub)  # python -m bot replay TABLE (bot/replay_cli.py)
-    ops.register(sub)  # backup, restore, migrate-data, doctor (bot/ops.py)
+    ops_cli.register(sub)  # backup, restore, migrate-data, doctor (bot/ops_cli.py)
     from bot.health import add_parser as add_health_parser
 
     add_health_parser(sub)  # python -m bot health (bot/health.py)
@@ -225,8 +170,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(t("(See .env.example to run the Discord bot.)") + "\n")
             args = parser.parse_args(["play", "callbreak"])
             command = "play"
-    if command in ops.COMMANDS:
-        return ops.main(args)
+    if command in ops_cli.COMMANDS:
+        return ops_cli.main(args)
     if command == "run":
         from bot.run import run_bot
 

@@ -19,14 +19,11 @@ self-contained file.
 
 from __future__ import annotations
 
-import argparse
 import os
 import shlex
 import sqlite3
-import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from bot.db.lost_log import CLOSED
 from bot.db.readonly import read_sqlite
@@ -41,56 +38,6 @@ VERSION_TABLE = "alembic_version"
 
 class Refusal(Exception):
     """A command refuses: one line on stderr, exit code 2, nothing changed."""
-
-
-# -- the command line ------------------------------------------------------------------
-def register(sub: Any) -> None:
-    """Add the subcommands to ``python -m bot``'s subparsers."""
-    url_help = "database URL (default: DATABASE_URL from the environment or .env)"
-    backup = sub.add_parser("backup", help="back up the database (SQLite) or show how (PostgreSQL)")
-    backup.add_argument("file", help="the backup file to write")
-    backup.add_argument("--force", action="store_true", help="replace FILE if it exists")
-    backup.add_argument("--db-url", default=None, help=url_help)
-
-    restore = sub.add_parser("restore", help="restore a SQLite backup (stop the bot first)")
-    restore.add_argument("file", help="a backup made by `python -m bot backup`")
-    restore.add_argument("--force", action="store_true", help="replace an existing database")
-    restore.add_argument("--db-url", default=None, help=url_help)
-
-    migrate = sub.add_parser(
-        "migrate-data", help="copy every row from one database to another (same schema)"
-    )
-    migrate.add_argument("--from", dest="source", required=True, metavar="URL")
-    migrate.add_argument("--to", dest="target", required=True, metavar="URL")
-    migrate.add_argument(
-        "--force", action="store_true", help="empty a target that already holds rows first"
-    )
-    migrate.add_argument("--batch", type=int, default=1000, help="rows per insert (default 1000)")
-
-    doctor = sub.add_parser("doctor", help="check the token, database, fonts and AI settings")
-    doctor.add_argument(
-        "--quick", action="store_true", help="token and database only (container health checks)"
-    )
-    doctor.add_argument("--db-url", default=None, help=url_help)
-
-
-def main(args: argparse.Namespace) -> int:
-    """Run one of ``COMMANDS``; a ``Refusal`` is one line and exit code 2."""
-    try:
-        if args.command == "backup":
-            return backup(database_url(args.db_url), Path(args.file), force=args.force)
-        if args.command == "restore":
-            return restore(database_url(args.db_url), Path(args.file), force=args.force)
-        if args.command == "migrate-data":
-            from bot.ops_migrate import migrate_data
-
-            return migrate_data(args.source, args.target, force=args.force, batch=args.batch)
-        from bot.ops_doctor import doctor
-
-        return doctor(args.db_url, quick=args.quick)
-    except Refusal as exc:
-        print(one_line(f"python -m bot {args.command}: {exc}"), file=sys.stderr)
-        return 2
 
 
 def one_line(text: object, limit: int = 400) -> str:

@@ -25,7 +25,7 @@ from engine import EngineError
 
 def add_parser(sub: Any) -> None:
     """Register ``replay`` on ``python -m bot``'s subparsers."""
-    from bot.__main__ import lang_arg, table_arg
+    from bot.cli_args import lang_arg, table_arg
 
     replay = sub.add_parser("replay", help="print a finished match trick by trick")
     replay.add_argument("table", type=table_arg, help="the table number")
