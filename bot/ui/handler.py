@@ -28,8 +28,8 @@ from bot.ui.replies import acknowledge, answer, whisper
 from engine import EngineError
 
 if TYPE_CHECKING:
-    from bot.client import CardBot
     from bot.services.tables import TableService
+    from bot.ui.host import ClickHost
     from bot.ui.live_hands import LiveHands
 
 log = logging.getLogger(__name__)
@@ -61,7 +61,7 @@ def joined_text(table: int, seat: int | None) -> str:
 
 
 class ComponentHandler:
-    def __init__(self, bot: CardBot) -> None:
+    def __init__(self, bot: ClickHost) -> None:
         self.bot = bot
 
     @property

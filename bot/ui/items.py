@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
@@ -30,9 +30,6 @@ from bot.ui.text import label_for
 from engine import Action, Observation
 from engine.core.cards import Card, sort_hand
 
-if TYPE_CHECKING:
-    from bot.client import CardBot
-
 log = logging.getLogger(__name__)
 ROWS, PER_ROW, OPTIONS, LABEL_MAX = 5, 5, 25, 80
 #: three rows of cards leave a row for a menu and a row for other buttons
@@ -44,6 +41,22 @@ RED = frozenset({"H", "D"})
 STRAIN_ORDER = ("S", "H", "D", "C", "NT")
 SUIT_STYLE = {"H": discord.ButtonStyle.danger, "D": discord.ButtonStyle.danger}
 Button = discord.ButtonStyle
+
+
+class ClickHandler(Protocol):
+    """What a clicked item hands its click to (``bot.ui.handler.ComponentHandler``)."""
+
+    async def handle(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, value: str | None
+    ) -> None: ...
+
+
+class HasClickHandler(Protocol):
+    """The bot as a clicked item sees it (``interaction.client``): its
+    component handler, without importing the client class back."""
+
+    @property
+    def components(self) -> ClickHandler: ...
 
 
 def _label(text: str) -> str:
@@ -424,7 +437,7 @@ class TableButton(
         return cls(_parsed(match))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot: CardBot = interaction.client  # type: ignore[assignment]
+        bot: HasClickHandler = interaction.client  # type: ignore[assignment]
         await bot.components.handle(interaction, self.cid, None)
 
 
@@ -446,6 +459,6 @@ class TableSelect(
         return cls(_parsed(match))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot: CardBot = interaction.client  # type: ignore[assignment]
+        bot: HasClickHandler = interaction.client  # type: ignore[assignment]
         values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
         await bot.components.handle(interaction, self.cid, values[0] if values else None)

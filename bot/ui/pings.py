@@ -53,7 +53,7 @@ from bot.services.settings import PING_AFTER_DEFAULT
 from bot.ui.replies import clip
 
 if TYPE_CHECKING:
-    from bot.client import CardBot
+    from bot.ui.host import ChannelHost
 
 log = logging.getLogger(__name__)
 MODES = ("channel", "dm", "off")
@@ -120,7 +120,7 @@ class Pending:
 
 
 class TurnPings:
-    def __init__(self, bot: CardBot, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, bot: ChannelHost, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.bot = bot
         self.clock = clock
         #: table -> (channel id, message id) of its current ping

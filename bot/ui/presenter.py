@@ -49,7 +49,7 @@ from bot.ui.pings import TurnPings, away_text
 from bot.ui.replies import clip
 
 if TYPE_CHECKING:
-    from bot.client import CardBot
+    from bot.ui.host import ChannelHost
 
 log = logging.getLogger(__name__)
 #: transient errors (5xx) retried before telling the players
@@ -108,7 +108,7 @@ def board_recorded_message(info: TableInfo) -> dict[str, Any]:
 
 class Presenter:
     def __init__(
-        self, bot: CardBot, edit_interval: float, hands: LiveHands, pings: TurnPings
+        self, bot: ChannelHost, edit_interval: float, hands: LiveHands, pings: TurnPings
     ) -> None:
         self.bot = bot
         self.edit_interval = edit_interval
