@@ -23,6 +23,7 @@ checked in this order:
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import time
@@ -33,10 +34,8 @@ from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST
 
 if TYPE_CHECKING:
-    import argparse
-
-    from bot.client import CardBot
     from bot.metrics import Metrics
+    from bot.ui.host import ProcessHost
 
 log = logging.getLogger(__name__)
 #: seconds the database has to answer the health check's read
@@ -126,7 +125,7 @@ class Health:
 
     def __init__(
         self,
-        bot: CardBot,
+        bot: ProcessHost,
         *,
         db_timeout: float = DB_TIMEOUT,
         stuck_seconds: float = STUCK_SECONDS,
@@ -240,9 +239,9 @@ def cli_health(args: argparse.Namespace, *, timeout: float = 10.0) -> int:
 
     settings = Settings()
     if settings.health_port is None:
-        from bot.__main__ import main
+        from bot.ops_cli import main
 
-        return main(["doctor", "--quick"])
+        return main(argparse.Namespace(command="doctor", db_url=None, quick=True))
     host = local_host(settings.health_host)
     if ":" in host:
         host = f"[{host}]"

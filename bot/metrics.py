@@ -38,7 +38,7 @@ from bot.services.observer import ServiceObserver
 from engine import GAMES
 
 if TYPE_CHECKING:
-    from bot.client import CardBot
+    from bot.ui.host import ProcessHost
 
 #: seconds: a click to a stored move, and a group-commit transaction
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
@@ -237,7 +237,7 @@ class Metrics(ServiceObserver):
             self.requests.labels(params.method, route).inc()
 
     # -- wiring and output ----------------------------------------------------------------------
-    def attach(self, bot: CardBot) -> None:
+    def attach(self, bot: ProcessHost) -> None:
         """Hook into the bot's service, AI, store and HTTP client, and read
         their state at each scrape."""
         bot.service.observer = self
@@ -254,7 +254,7 @@ class Metrics(ServiceObserver):
 class BotCollector(Collector):
     """State read at each scrape (cheap: a pass over the live tables)."""
 
-    def __init__(self, bot: CardBot, edits: ChannelEdits) -> None:
+    def __init__(self, bot: ProcessHost, edits: ChannelEdits) -> None:
         self.bot = bot
         self.edits = edits
         self.started = time.time()

@@ -16,10 +16,24 @@ if TYPE_CHECKING:
     import discord
     from discord.http import HTTPClient
 
+    from bot.db.repositories import Store
     from bot.services.models import TableInfo
     from bot.services.tables import TableService
     from bot.ui.languages import Languages
     from bot.ui.live_hands import LiveHands
+
+
+class EditCount(Protocol):
+    """The metrics' count of message edits (``bot.metrics.ChannelEdits``)."""
+
+    def edited(self, channel_id: int | None) -> None: ...
+
+
+class CountsEdits(Protocol):
+    """The bot's metrics as the presenter sees them (``bot.metrics.Metrics``)."""
+
+    @property
+    def edits(self) -> EditCount: ...
 
 
 class ChannelHost(Protocol):
@@ -34,6 +48,9 @@ class ChannelHost(Protocol):
 
     @property
     def http(self) -> HTTPClient: ...
+
+    @property
+    def metrics(self) -> CountsEdits: ...
 
     def get_partial_messageable(
         self,
@@ -67,3 +84,17 @@ class ClickHost(Protocol):
 
     @property
     def presenter(self) -> TableMessages: ...
+
+
+class ProcessHost(Protocol):
+    """What the health checks and the metrics read: the service, the store
+    and discord.py's REST side."""
+
+    @property
+    def service(self) -> TableService: ...
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def http(self) -> HTTPClient: ...
