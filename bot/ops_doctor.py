@@ -9,8 +9,6 @@ token and the database only.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import os
 import re
 from collections.abc import Callable
@@ -18,10 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.discord_token import token_shape
 from bot.ops import Revisions, one_line, revisions
-
-#: a bot token: base64url(the bot's user id) . base64url(timestamp) . HMAC
-TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{17,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
 
 
 @dataclass(frozen=True)
@@ -73,40 +69,9 @@ def run_checks(db_url: str | None = None, *, quick: bool = False) -> list[Check]
 
 # -- the token -------------------------------------------------------------------------
 def check_token(token: str) -> Check:
-    """The token's shape, never the token itself."""
-    name = "token"
-    if not token:
-        return Check(
-            name,
-            False,
-            "DISCORD_TOKEN is not set: copy the bot's token (Developer Portal → your "
-            "application → Bot → Reset Token) into .env",
-        )
-    if token != token.strip() or token[:1] in "\"'":
-        return Check(name, False, "DISCORD_TOKEN has spaces or quotes around it: remove them")
-    if token.lower().startswith("bot "):
-        return Check(name, False, "DISCORD_TOKEN starts with 'Bot ': give the token alone")
-    if not TOKEN_SHAPE.fullmatch(token):
-        return Check(
-            name,
-            False,
-            f"DISCORD_TOKEN ({len(token)} characters) does not look like a bot token (three "
-            "base64url parts joined by dots): copy it again from the Developer Portal "
-            "(an application id or client secret is not the token)",
-        )
-    first = token.split(".", 1)[0]
-    try:
-        user_id = base64.urlsafe_b64decode(first + "=" * (-len(first) % 4)).decode("ascii")
-    except (binascii.Error, UnicodeDecodeError):
-        user_id = ""
-    if not user_id.isdecimal():
-        return Check(
-            name,
-            False,
-            "DISCORD_TOKEN's first part does not name a bot user: copy the token again "
-            "from the Developer Portal",
-        )
-    return Check(name, True, f"looks like a bot token (bot user {user_id}; Discord checks it)")
+    """The token's shape, never the token itself (``bot.discord_token``)."""
+    ok, text = token_shape(token)
+    return Check("token", ok, text)
 
 
 # -- the database ----------------------------------------------------------------------

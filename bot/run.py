@@ -114,13 +114,13 @@ def run_bot() -> int:
             "or play offline in the terminal: python -m bot play callbreak"
         )
         return 2
-    from bot.ops_doctor import check_token
+    from bot.discord_token import token_shape
 
     assert settings.discord_token is not None
     token = settings.discord_token.get_secret_value()
-    shape = check_token(token)
-    if not shape.ok:  # Discord would only refuse it, after a round trip
-        print(_clip(shape.text), file=sys.stderr)
+    ok, said = token_shape(token)
+    if not ok:  # Discord would only refuse it, after a round trip
+        print(_clip(said), file=sys.stderr)
         return EXIT_BAD_SETTINGS
     import discord
 
