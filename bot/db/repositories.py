@@ -337,6 +337,22 @@ class Store:
             return await conn.run_sync(read_resumable, ids, shard_ids)
 
     @_reported
+    async def hosted_tables(
+        self, guild_id: int | None, host_id: int, statuses: Sequence[str]
+    ) -> list[int]:
+        """Ids of the tables in ``statuses`` that ``host_id`` hosts in the
+        server ``guild_id`` (None: outside any server), resumed or not: the
+        open-table limit counts them all."""
+        where = TableRow.guild_id.is_(None) if guild_id is None else TableRow.guild_id == guild_id
+        async with self.sessions() as session:
+            rows = await session.scalars(
+                select(TableRow.id)
+                .where(where, TableRow.host_id == host_id, TableRow.status.in_(statuses))
+                .order_by(TableRow.id)
+            )
+            return list(rows)
+
+    @_reported
     async def tables_with_status(self, statuses: Sequence[str]) -> list[int]:
         async with self.sessions() as session:
             rows = await session.scalars(

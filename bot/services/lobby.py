@@ -5,7 +5,10 @@ starting, ending, and the rematch.  A mixin of ``TableService``
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from bot.services.actor import Actor
@@ -17,7 +20,7 @@ from bot.services.errors import (
     TooManyTables,
     WrongStatus,
 )
-from bot.services.live import LiveTable
+from bot.services.live import ACTIVE, LiveTable
 from bot.services.models import (
     SeatInfo,
     TableInfo,
@@ -46,7 +49,23 @@ class LobbyMixin:
         AI players to watch)."""
         spec = get_game(game)
         channel_id = channel_id if channel_id is not None else actor.channel_id
-        self._check_open_limit(actor)
+        async with self._opening(actor):
+            live = await self._create_table(actor, spec, channel_id, options, seed, host_seat)
+        self.deadlines.poke()
+        await self._publish(live, "lobby", ())
+        return live.info()
+
+    async def _create_table(
+        self,
+        actor: Actor,
+        spec: Any,
+        channel_id: int | None,
+        options: dict[str, Any] | None,
+        seed: int | None,
+        host_seat: int | None,
+    ) -> LiveTable:
+        """``create_table``'s new table, live (the caller holds the actor's
+        open-table limit)."""
         options = dict(options or {})
         check_game_keys(spec, options)
         turn_seconds = options.pop("turn_seconds", None)
@@ -77,20 +96,45 @@ class LobbyMixin:
             )
         live = await self._load(table_id)
         self.tables[table_id] = live
-        self.deadlines.poke()
-        await self._publish(live, "lobby", ())
-        return live.info()
+        return live
 
-    def _check_open_limit(self, actor: Actor) -> None:
+    @asynccontextmanager
+    async def _opening(self, actor: Actor) -> AsyncIterator[None]:
+        """Check the actor's open-table limit and hold it until the new table
+        is live: the openings of one host in one server go one at a time, so
+        the check and the table it allows are one step (ten clicks at once
+        make no more tables than the limit)."""
         if self.max_open_per_host is None:
+            yield
             return
-        mine = [
-            t
+        key = (actor.guild_id, actor.user_id)
+        gate = self._openers.get(key)
+        if gate is None:
+            gate = self._openers[key] = [asyncio.Lock(), 0]
+        gate[1] += 1
+        try:
+            async with gate[0]:
+                await self._check_open_limit(actor)
+                yield
+        finally:
+            gate[1] -= 1
+            if gate[1] == 0:
+                self._openers.pop(key, None)
+
+    async def _check_open_limit(self, actor: Actor) -> None:
+        """The tables the actor hosts here: the live ones, and, right after
+        a restart, those the store holds that are not resumed yet."""
+        assert self.max_open_per_host is not None
+        mine = {
+            t.id
             for t in self.tables.values()
             if t.host_id == actor.user_id and t.active and t.guild_id == actor.guild_id
-        ]
+        }
+        if self._pending:
+            stored = await self.store.hosted_tables(actor.guild_id, actor.user_id, ACTIVE)
+            mine.update(t for t in stored if t in self._pending)
         if len(mine) >= self.max_open_per_host:
-            ids = ", ".join(f"#{t.id}" for t in mine)
+            ids = ", ".join(f"#{t}" for t in sorted(mine))
             raise TooManyTables(
                 "you already host {count} open tables here ({ids}): finish or cancel one first",
                 count=len(mine),
@@ -250,31 +294,37 @@ class LobbyMixin:
                 existing = await self._live(old.rematch_id)
                 if existing.active:
                     return existing.info()
-            self._check_open_limit(actor)
-            variant = get_game(old.game).Variant.from_options(old.variant)
-            new_id = await self.store.create_table(
-                len(old.seats),
-                guild_id=old.guild_id,
-                channel_id=old.channel_id,
-                host_id=actor.user_id,
-                game=old.game,
-                variant=json.dumps(variant.to_dict()),
-                seed=self.new_seed(),
-                status="lobby",
-                turn_seconds=old.turn_seconds,
-                deadline=self.clock() + self.lobby_seconds,
-            )
-            for s in old.seats:
-                if s.human:
-                    await self.store.update_seat(new_id, s.seat, user_id=s.user_id, name=s.name)
-                elif s.ai is not None and s.user_id is None:
-                    await self.store.update_seat(new_id, s.seat, name=s.name, ai=s.ai)
-            old.rematch_id = new_id
-        live = await self._load(new_id)
-        self.tables[new_id] = live
+            async with self._opening(actor):
+                live = await self._rematch_table(old, actor)
         self.deadlines.poke()
         await self._publish(live, "lobby", ())
         return live.info()
+
+    async def _rematch_table(self, old: LiveTable, actor: Actor) -> LiveTable:
+        """The rematch's lobby, live (the caller holds the old table's lock
+        and the actor's open-table limit)."""
+        variant = get_game(old.game).Variant.from_options(old.variant)
+        new_id = await self.store.create_table(
+            len(old.seats),
+            guild_id=old.guild_id,
+            channel_id=old.channel_id,
+            host_id=actor.user_id,
+            game=old.game,
+            variant=json.dumps(variant.to_dict()),
+            seed=self.new_seed(),
+            status="lobby",
+            turn_seconds=old.turn_seconds,
+            deadline=self.clock() + self.lobby_seconds,
+        )
+        for s in old.seats:
+            if s.human:
+                await self.store.update_seat(new_id, s.seat, user_id=s.user_id, name=s.name)
+            elif s.ai is not None and s.user_id is None:
+                await self.store.update_seat(new_id, s.seat, name=s.name, ai=s.ai)
+        old.rematch_id = new_id
+        live = await self._load(new_id)
+        self.tables[new_id] = live
+        return live
 
     async def _touch_lobby(self, live: LiveTable) -> None:
         live.deadline = self.clock() + self.lobby_seconds

@@ -172,6 +172,8 @@ class TableService(ResumeMixin, LobbyMixin, TurnsMixin):
         self.observer: ServiceObserver = NO_OBSERVER
         #: resolved by ``start`` (``started()``), made on the running loop
         self._started: asyncio.Future[None] | None = None
+        #: (guild, host) -> [lock, users]: one table opening at a time per host (lobby.py)
+        self._openers: dict[tuple[int | None, int], list[Any]] = {}
 
     # -- life cycle ---------------------------------------------------------------------
     async def close(self) -> None:
