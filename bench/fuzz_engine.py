@@ -1,6 +1,7 @@
 """Statistical fuzz of the engine facade (issue "Nothing lost at the edges").
 
     python bench/fuzz_engine.py [--seeds 3] [--every 5] [--texts 60] [--examples 3]
+    python bench/fuzz_engine.py --ends 50     # only: random matches all end (issue 23)
 
 Every registered game (Backalley for 2, 3, 4, 5 and 8 players) is played out
 at random; at every ``--every``-th decision a battery of inputs is thrown at
@@ -29,6 +30,10 @@ Counted per area and in total:
   from ``state.record()``) does not give the same views and scores;
 - strict: the other way round, an acceptable spelling of a legal action (or
   the legal Action itself) refused.
+
+``--ends N`` plays instead N random matches of every game and variant (the
+defaults and the conformance variants) to their end, each within its stated
+bound of actions (``tests/engine/match_bounds.py``; the suite plays two).
 
 Deterministic: the same arguments give the same counts.  A few examples of
 each kind are printed so that a count can be traced to its cause.
@@ -659,6 +664,32 @@ def probe_settings(tally: Tally, name: str, rng: random.Random) -> None:
             tally.add("from_options()", "wrong", note, "not a mapping")
 
 
+# -- every match ends ------------------------------------------------------------------------
+def match_ends(matches: int) -> int:
+    """Random matches of every game and variant, each to its end within its
+    stated bound of actions; prints a line per game, returns the failures."""
+    from tests.engine.match_bounds import action_bound
+
+    failures = 0
+    for name in GAMES:
+        game = get_game(name)
+        played, longest = 0, 0.0
+        for variant in [game.Variant(), *game.conformance_variants()]:
+            for seed in range(matches):
+                state = game.new_match(seed=seed, variant=variant)
+                rng, bound, taken = random.Random(seed), action_bound(state), 0
+                while not state.is_over and taken <= bound:
+                    state.apply(rng.choice(state.legal_actions()))
+                    taken += 1
+                played += 1
+                longest = max(longest, taken / bound)
+                if not state.is_over or taken > bound:
+                    failures += 1
+                    print(f"  {name} {variant} seed {seed}: not over after {taken} actions")
+        print(f"{name:<10} {played:>5} random matches ended, longest {longest:.0%} of the bound")
+    return failures
+
+
 # -- driving ---------------------------------------------------------------------------------
 def playouts(name: str, options: dict[str, Any], seeds: int) -> Iterator[tuple[int, MatchState]]:
     game = get_game(name)
@@ -673,7 +704,10 @@ def main() -> None:
     parser.add_argument("--texts", type=int, default=40, help="mutations per probed state")
     parser.add_argument("--max-steps", type=int, default=400, help="cut a playout after this")
     parser.add_argument("--examples", type=int, default=3, help="examples printed per kind")
+    parser.add_argument("--ends", type=int, default=0, help="only: N random matches must end")
     args = parser.parse_args()
+    if args.ends:
+        sys.exit(1 if match_ends(args.ends) else 0)
     tally = Tally(args.examples)
     start = time.perf_counter()
     for name, options in configs():

@@ -235,6 +235,7 @@ SETTING_HELP = (
     N_("a 2 or 3 clears the pile"),
     N_("games a team needs to win the match"),
     N_("turns before a game is a draw"),
+    N_("deals before the match ends at the higher total"),
 )
 
 

@@ -30,10 +30,17 @@ def setting(
     bounds: tuple[int, int] | None = None,
     choices: tuple[Any, ...] | None = None,
     help: str = "",
+    added: bool = False,
 ) -> Any:
     """Declare a variant field.  ``bounds`` is inclusive; a field with both
-    ``bounds`` and ``choices`` accepts an int in bounds or one of the choices."""
-    return field(default=default, metadata={"bounds": bounds, "choices": choices, "help": help})
+    ``bounds`` and ``choices`` accepts an int in bounds or one of the choices.
+    ``added``: a setting added after matches were recorded, which ``to_dict``
+    writes only when it differs from its default, so the records (and stored
+    variants) of earlier matches read exactly as before."""
+    return field(
+        default=default,
+        metadata={"bounds": bounds, "choices": choices, "help": help, "added": added},
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +216,10 @@ class Variant:
         return type(self).from_options(merged)
 
     def to_dict(self) -> dict[str, Any]:
+        """The settings as JSON-ready data (``from_options`` reads it back);
+        an ``added`` setting only when it differs from its default."""
         return {
             f.name: (list(v) if isinstance(v := getattr(self, f.name), tuple) else v)
             for f in dataclasses.fields(self)
+            if not (f.metadata.get("added") and getattr(self, f.name) == f.default)
         }

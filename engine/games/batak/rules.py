@@ -19,6 +19,7 @@ from typing import Any, ClassVar, cast
 
 from engine.core.actions import PASS, Action, bid, trump
 from engine.core.cards import SUITS, Card, standard_deck
+from engine.core.deal_cap import cap_reached, higher_total, max_deals_setting, team_ranking
 from engine.core.events import Event
 from engine.core.follow import Allowed, compulsory_follow, lead_restricted
 from engine.core.game import (
@@ -61,6 +62,7 @@ class BatakVariant(VariantBase):
     defender_min_tricks: int = setting(
         2, bounds=(0, 4), help="tricks the defenders need to score them"
     )
+    max_deals: int = max_deals_setting()
 
     @property
     def opening_min(self) -> int:
@@ -264,10 +266,10 @@ class BatakState(TrickGameState):
         )
         events = [Event("deal_scored", None, {"scores": list(deal), "round": self.round_number})]
         winner = match_winner(self.scores, self.variant.target_score)
-        if winner is not None:
+        if winner is not None or cap_reached(self.round_number, self.variant.max_deals):
             self.phase = PHASE_OVER
             self.to_act = None
-            events.append(Event("match_over", None, {"winner_team": winner}))
+            events.append(Event("match_over", None, {"winner_team": self._winner()}))
             return events
         self.round_number += 1
         self.first_bidder = (self.first_bidder + 1) % 4
@@ -301,11 +303,17 @@ class BatakState(TrickGameState):
             extra={"trump_broken": self.trump_broken, "first_bidder": self.first_bidder},
         )
 
+    def _winner(self) -> int | None:
+        """The winning team of a match that is over: the one at the target
+        (rules "End of the game"), else, at the deal cap, the higher total;
+        None for a drawn match (equal totals at the cap)."""
+        winner = match_winner(self.scores, self.variant.target_score)
+        return winner if winner is not None else higher_total(self.scores)
+
     def _ranking(self) -> tuple[int, ...]:
         if not self.is_over:
             return ()
-        winner = match_winner(self.scores, self.variant.target_score)
-        return (1, 2) if winner == 0 else (2, 1)
+        return team_ranking(self._winner())
 
 
 class Batak(Game):

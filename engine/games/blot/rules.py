@@ -24,6 +24,7 @@ from typing import Any, cast
 
 from engine.core.actions import Action
 from engine.core.cards import Card
+from engine.core.deal_cap import cap_reached, higher_total, max_deals_setting, team_ranking
 from engine.core.events import Event
 from engine.core.follow import Allowed, of_suit, stronger_than
 from engine.core.game import Game, Phase, deal_seat, hands_to_text, normalize_hands, split_deal
@@ -55,6 +56,7 @@ class BlotVariant(VariantBase):
     nt_doubling_multipliers: tuple[int, int] = setting(
         (3, 5), help="NT multipliers for contra and recontra"
     )
+    max_deals: int = max_deals_setting()
 
     @classmethod
     def check_free_value(cls, spec: Any, value: Any) -> None:
@@ -213,6 +215,8 @@ class BlotState(TrickGameState):
                 return events
             if self.auction.redeal:
                 events.append(Event("redeal", self.dealer))
+                if cap_reached(self.round_number, self.variant.max_deals):
+                    return events + self._end_match()  # the last deal passed out
                 self.round_number += 1
                 self.dealer = (self.dealer + 1) % 4
                 self._deal()
@@ -300,16 +304,25 @@ class BlotState(TrickGameState):
         )
         events = [Event("deal_scored", None, {"scores": list(deal), "round": self.round_number})]
         winner = match_winner(self.scores, self.variant.target_score)
-        if winner is not None:
-            self.phase = Phase.OVER
-            self.to_act = None
-            events.append(Event("match_over", None, {"winner_team": winner}))
-            return events
+        if winner is not None or cap_reached(self.round_number, self.variant.max_deals):
+            return events + self._end_match()
         self.round_number += 1
         self.dealer = (self.dealer + 1) % 4
         self._deal()
         events.append(Event("deal_started", self.dealer, {"round": self.round_number}))
         return events
+
+    def _end_match(self) -> list[Event]:
+        self.phase = Phase.OVER
+        self.to_act = None
+        return [Event("match_over", None, {"winner_team": self._winner()})]
+
+    def _winner(self) -> int | None:
+        """The winning team of a match that is over: the first to the target
+        (rules "End of the game"), else, at the deal cap, the higher total;
+        None for a drawn match (equal totals at the cap)."""
+        winner = match_winner(self.scores, self.variant.target_score)
+        return winner if winner is not None else higher_total(self.scores)
 
     # -- views -------------------------------------------------------------------------
     def _bids(self) -> list[int | None]:
@@ -324,7 +337,6 @@ class BlotState(TrickGameState):
 
     def view(self, seat: int | None) -> Observation:
         self.check_seat(seat)
-        winner = match_winner(self.scores, self.variant.target_score) if self.is_over else None
         shown = tuple((d.seat, d.describe(), d.cards) for d in self.declared)
         belotes = tuple((s, "belote (20)", ()) for s in self.belote)
         return Observation(
@@ -335,7 +347,7 @@ class BlotState(TrickGameState):
             declarer=self.declarer,
             teams=TEAMS,
             declarations=shown + belotes,
-            ranking=((1, 2) if winner == 0 else (2, 1)) if self.is_over else (),
+            ranking=team_ranking(self._winner()) if self.is_over else (),
             extra={
                 "standing_bid": self.auction.contract_text(),
                 "card_points": tuple(self.points_won),

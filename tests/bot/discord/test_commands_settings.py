@@ -165,6 +165,7 @@ async def test_keys_and_values_autocomplete_with_bounds(fake, bot):
         "min_bid",
         "trump_unlock",
         "defender_min_tricks",
+        "max_deals",
         "turn_seconds",
     ]
     assert "(10..500)" in choices_of(answer)[0]["name"]
