@@ -107,6 +107,17 @@ def _reported(
     return wrapper
 
 
+#: the highest row id of a table or a tournament: their ids are 32-bit
+#: ``INTEGER`` columns on PostgreSQL (SQLite takes the same range, so both
+#: databases answer alike); a larger id names no row, and is never sent to
+#: the database (PostgreSQL refused it as a driver error, SQLite overflowed)
+MAX_ROW_ID = 2**31 - 1
+
+
+def row_id_in_range(row_id: object) -> bool:
+    return type(row_id) is int and 1 <= row_id <= MAX_ROW_ID
+
+
 TableHead = Row[tuple[int, int | None, int | None, int]]
 Resumable = tuple[Row[Any], list[Row[Any]], list[tuple[int, str, int]]]
 
@@ -257,7 +268,10 @@ class Store:
         table, ``table_id`` set) when its seat rows are not 0..n-1 with at
         least two seats: every game has two seats or more and
         ``create_table`` writes them all, so anything else is damage (the
-        store does not know the game's seat count; the service checks that)."""
+        store does not know the game's seat count; the service checks that).
+        None for an id out of range (``MAX_ROW_ID``)."""
+        if not row_id_in_range(table_id):
+            return None
         async with self.sessions() as session:
             row = await session.get(TableRow, table_id)
             if row is None:
@@ -420,6 +434,8 @@ class Store:
 
     @_reported
     async def actions(self, table_id: int) -> list[ActionRow]:
+        if not row_id_in_range(table_id):
+            return []
         async with self.sessions() as session:
             rows = await session.scalars(
                 select(ActionRow).where(ActionRow.table_id == table_id).order_by(ActionRow.seq)

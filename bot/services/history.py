@@ -41,6 +41,7 @@ from bot.services.replays import (
     log_from_rows,
 )
 from bot.services.tournaments import ACTIVE as TOURNAMENT_ACTIVE
+from bot.services.validation import require_table_id
 from engine import EngineError, Observation, get_game
 
 #: how many matches /history lists
@@ -102,8 +103,7 @@ async def player_history(
 async def stored_match(store: Store, actor: Actor | None, table_id: int) -> StoredMatch:
     """The table's record; ``actor`` None is the operator (terminal replay
     of a local database), else the table must be of the caller's server."""
-    if type(table_id) is not int or not 1 <= table_id <= MAX_TABLE_ID:
-        raise TableNotFound("there is no table #{table} here", table=table_id)
+    table_id = require_table_id(table_id)
     found = await store.table(table_id)
     if found is None:
         raise TableNotFound("there is no table #{table} here", table=table_id)

@@ -54,10 +54,15 @@ def seat_name(actor: Actor) -> str:
 
 
 def checked_seed(seed: Any) -> int:
-    try:
-        value = int(seed)
-    except (TypeError, ValueError):
-        raise ServiceError("the seed must be a whole number", "bad_seed") from None
+    """A table's seed: an int, or its plain digits as text (the terminal's
+    ``--seed``); never a bool, a float (``inf`` crashed, ``1.5`` meant 1)."""
+    text = seed.strip() if isinstance(seed, str) else None
+    if type(seed) is int:
+        value = seed
+    elif text is not None and text.isascii() and text.isdigit() and len(text) <= 19:
+        value = int(text)
+    else:
+        raise ServiceError("the seed must be a whole number", "bad_seed")
     if not 0 <= value < 2**63:
         raise ServiceError("the seed must be between 0 and 2^63 - 1", "bad_seed")
     return value

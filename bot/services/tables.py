@@ -70,6 +70,7 @@ from bot.services.resume import ResumeMixin, ServiceNotStarted
 from bot.services.settings import GuildSettings
 from bot.services.thinking import Thinker
 from bot.services.turns import TurnsMixin
+from bot.services.validation import validated
 from engine import EngineError, MatchState, NotYourTurn, Observation, get_game
 from engine.core.game import new_seed
 
@@ -108,6 +109,7 @@ def _store_errors_as_service_errors(cls: type[Any]) -> type[Any]:
 
 
 @_store_errors_as_service_errors
+@validated
 class TableService(ResumeMixin, LobbyMixin, TurnsMixin):
     def __init__(
         self,

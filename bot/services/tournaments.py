@@ -62,6 +62,7 @@ from bot.services.duplicate import MAX_BOARDS, MAX_TABLES, Standing, Tournament,
 from bot.services.errors import NotModerator, Resuming, ServiceError
 from bot.services.models import BOARD_RECORDED, TableInfo, TableUpdate
 from bot.services.tables import TableService
+from bot.services.validation import validated
 from engine import get_game
 
 log = logging.getLogger(__name__)
@@ -200,6 +201,7 @@ def _whole(value: Any, refusal: ServiceError) -> int:
     return number
 
 
+@validated
 class TournamentService:
     """Tournaments of the ``TableService``'s server tables (see the module)."""
 
