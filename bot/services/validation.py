@@ -33,6 +33,7 @@ from typing import Any, TypeVar
 from bot.db.repositories import MAX_ROW_ID
 from bot.services.actor import Actor
 from bot.services.errors import ServiceError, StaleAction, TableNotFound
+from bot.services.models import TableInfo
 from bot.services.policy import DIFFICULTIES, MAX_ACTION_TEXT, checked_seed
 from engine import GAMES
 from engine.errors import UnknownGame, quote
@@ -57,6 +58,13 @@ def require_table_id(value: Any) -> int:
         return int(value)
     shown = value if _is_int(value) else quote(value)
     raise TableNotFound("there is no table #{table}", table=shown)
+
+
+def require_table_info(value: Any) -> TableInfo:
+    """A table's facts handed to a view check (``TournamentService.check_view``)."""
+    if isinstance(value, TableInfo):
+        return value
+    raise TableNotFound("there is no table #{table}", table=quote(value))
 
 
 def require_tournament_id(value: Any) -> int:
@@ -183,6 +191,7 @@ def require_limit(value: Any) -> int:
 #: annotation admits None, may be None)
 CHECKS: dict[str, Callable[[Any], Any]] = {
     "table_id": require_table_id,
+    "info": require_table_info,
     "tournament_id": require_tournament_id,
     "actor": require_actor,
     "seat": require_seat,

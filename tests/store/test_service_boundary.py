@@ -120,6 +120,7 @@ def text_but(valid: set[str]) -> st.SearchStrategy[Any]:
 
 WRONG: dict[str, st.SearchStrategy[Any]] = {
     "table_id": ROW_ID,
+    "info": st.one_of(NOT_A_NUMBER, st.integers(), st.none()),
     "tournament_id": ROW_ID,
     "actor": BAD_ACTOR,
     "seat": SEAT,
@@ -172,6 +173,7 @@ class World:
         await s.start_table(self.finished, BOB, fill_ai="easy")
         await s.wait_idle(self.finished)
         self.tournament = (await self.tours.new(MOD, game="callbreak", boards=1, tables=2)).id
+        self.lobby_info = await s.get_table(self.lobby)
 
     def baselines(self) -> dict[str, tuple[Callable[..., Any], dict[str, Any]]]:
         """Per method: the callable and valid arguments."""
@@ -240,6 +242,7 @@ class World:
                 {"actor": MOD, "game": "callbreak", "boards": 1, "tables": 2, "channel_id": 6},
             ),
             "tournament.leaderboard": (t.leaderboard, {"guild_id": GUILD, "limit": 10}),
+            "tournament.check_view": (t.check_view, {"info": self.lobby_info, "actor": MOD}),
             "tournament.set_message": (
                 t.set_message,
                 {"tournament_id": self.tournament, "channel_id": CHANNEL, "message_id": 7},
