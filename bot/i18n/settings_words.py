@@ -46,6 +46,7 @@ SETTING_NAMES: dict[str, str] = {
     "burn_on_2_3": N_("a 2 or 3 clears the pile"),
     "target_wins": N_("games to win the match"),
     "max_turns": N_("turns before a draw"),
+    "max_deals": N_("deals before the match ends"),
     # every game
     "turn_seconds": N_("turn timer"),
     # the server's switches
