@@ -37,7 +37,7 @@ NEWCOMER = Actor(103, GUILD, CHANNEL, "New")
 MOD = Actor(104, GUILD, CHANNEL, "Mod", can_manage_server=True)
 #: lifecycle methods: not called with a caller's values
 LIFECYCLE = {
-    TableService: {"close", "start", "resumed", "expire_due"},
+    TableService: {"close", "start", "started", "resumed", "expire_due"},
     TournamentService: {"close", "resume", "idle"},
 }
 
