@@ -127,6 +127,7 @@ def parse_action(text: str) -> Action:
         raise InvalidAction(
             f"{quote(text)} is too long: an action is at most {MAX_ACTION_TEXT} characters",
             "too_long",
+            {"limit": MAX_ACTION_TEXT},
         )
     body = text.strip(" \t\r\n")
     if not body:
@@ -147,12 +148,15 @@ def parse_action(text: str) -> Action:
             f"{quote(body)} is not an action: it must start with one of "
             f"{', '.join(sorted(VERBS))} ({hint})",
             "unknown_verb",
+            {"word": words[0][:24]},
         )
     if verb == "play":
         return _parse_play(body, args)
     if verb in _NO_ARGUMENT_VERBS:
         if args:
-            raise InvalidAction(f"{quote(body)}: {verb!r} takes nothing after it", "extra_words")
+            raise InvalidAction(
+                f"{quote(body)}: {verb!r} takes nothing after it", "extra_words", {"move": verb}
+            )
         return _BARE[verb]
     if verb == "trump":
         if len(args) != 1 or args[0].upper() not in SUITS:
@@ -173,6 +177,7 @@ def _parse_number(body: str, word: str) -> int:
             f"{quote(body)}: {quote(word, 8)} is not a number from 0 to {MAX_NUMBER} "
             "(digits only, no sign or leading zero)",
             "bad_number",
+            {"word": word[:8], "max": MAX_NUMBER},
         )
     return int(word)
 
@@ -188,9 +193,12 @@ def _parse_play(body: str, args: list[str]) -> Action:
                 f"{quote(body)}: {quote(word, 8)} is not a card "
                 "(rank 2-9 T J Q K A, then suit S H D C: AS, TH, 10H, 7D; jokers RJ, BJ)",
                 "bad_card",
+                {"word": word[:8]},
             )
         if card in cards:
-            raise InvalidAction(f"{quote(body)}: {card} is named twice", "bad_card")
+            raise InvalidAction(
+                f"{quote(body)}: {card} is named twice", "bad_card", {"card": str(card)}
+            )
         cards.append(card)
     return play(*cards)
 

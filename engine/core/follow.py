@@ -23,6 +23,10 @@ class Allowed(NamedTuple):
     cards: list[Card]
     reason: str = "any_card"
     message: str = "any card may be played"
+    #: the suit to follow and the trump, when the rule names them: the values
+    #: a front end needs to say the rule in another language
+    suit: str | None = None
+    trump: str | None = None
 
 
 def suit_name(suit: str | None) -> str:
@@ -83,7 +87,7 @@ def lead_restricted(
     suits = ranking.tables(trump).suit
     plain = [c for c in hand if suits[c] != trump]
     if plain and len(plain) < len(hand):
-        return Allowed(plain, "trump_not_broken", _trump_not_broken(trump))
+        return Allowed(plain, "trump_not_broken", _trump_not_broken(trump), trump=trump)
     return Allowed(list(hand))
 
 
@@ -126,32 +130,40 @@ def compulsory_follow(
     same = [c for c in hand if suits[c] == led]
     if same:
         if ruffed:
-            return Allowed(same, "must_follow_suit", _must_follow(led))
+            return Allowed(same, "must_follow_suit", _must_follow(led), led, trump)
         higher = [c for c in same if strength[c] > best_led]
         if higher:
-            return Allowed(higher, "must_beat", _must_beat(led))
-        return Allowed(same, "must_follow_suit", _must_follow(led))
+            return Allowed(higher, "must_beat", _must_beat(led), led, trump)
+        return Allowed(same, "must_follow_suit", _must_follow(led), led, trump)
     if trump is None:
         return Allowed(list(hand))
     trumps = [c for c in hand if suits[c] == trump]
     if not trumps:
         return Allowed(list(hand))
     if best_trump is None:
-        return Allowed(trumps, "must_trump", _must_trump(led, trump))
+        return Allowed(trumps, "must_trump", _must_trump(led, trump), led, trump)
     over = [c for c in trumps if strength[c] > best_trump]
     if over:
-        return Allowed(over, "must_overtrump", _MUST_OVERTRUMP)
+        return Allowed(over, "must_overtrump", _MUST_OVERTRUMP, led, trump)
     if void_cannot_overtrump == "any_trump":
-        return Allowed(trumps, "must_trump", _must_trump(led, trump))
+        return Allowed(trumps, "must_trump", _must_trump(led, trump), led, trump)
     return Allowed(list(hand))
 
 
 def refusal_for(
     card: Card, hand: Sequence[Card], allowed: Allowed, owner: str = "your hand"
-) -> tuple[str, str] | None:
-    """Why ``card`` may not be played (reason, message), or None if it may."""
+) -> tuple[str, str, dict[str, str]] | None:
+    """Why ``card`` may not be played (reason, message, values), or None if
+    it may.  The values are the card and the suits the rule names (``{"card":
+    "KS", "suit": "D", "trump": "S"}``), so another language can say it too."""
     if card not in hand:
-        return "not_in_hand", f"{card} is not in {owner}"
+        where = "hand" if owner == "your hand" else "dummy"
+        return "not_in_hand", f"{card} is not in {owner}", {"card": str(card), "source": where}
     if card not in allowed.cards:
-        return allowed.reason, f"{card} is not allowed: {allowed.message}"
+        params = {"card": str(card)}
+        if allowed.suit is not None:
+            params["suit"] = allowed.suit
+        if allowed.trump is not None:
+            params["trump"] = allowed.trump
+        return allowed.reason, f"{card} is not allowed: {allowed.message}", params
     return None

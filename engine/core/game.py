@@ -151,7 +151,8 @@ class Game(ABC):
         problem = self.form_problem(action)
         if problem is not None:
             raise UnsupportedAction(
-                f"{quote(text.strip())} is not a {self.title} action: {problem}"
+                f"{quote(text.strip())} is not a {self.title} action: {problem}",
+                params={"move": action.verb, "verbs": sorted(self.verbs)},
             )
         return action
 
@@ -483,6 +484,7 @@ class MatchState(ABC):
         return IllegalAction(
             f"{action.verb!r} is not possible now: the {self.phase.value} phase is on",
             "wrong_phase",
+            {"move": action.verb, "phase": self.phase.value},
         )
 
 

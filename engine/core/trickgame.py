@@ -103,14 +103,16 @@ class TrickGameState(MatchState):
         if action.verb != "play":
             return self._wrong_phase(action)
         if len(action.cards) != 1:
-            return IllegalAction("play exactly one card, e.g. 'play AS'", "one_card")
+            return IllegalAction(
+                "play exactly one card, e.g. 'play AS'", "one_card", {"count": len(action.cards)}
+            )
         owner = "your hand" if self.playing_seat == self.decider else "the dummy's hand"
         refusal = refusal_for(
             action.card, self.hands[self.playing_seat], self._allowed_cards(), owner
         )
         if refusal is None:  # pragma: no cover - legal actions are not explained
             return IllegalAction(f"{action} is not legal now")
-        return IllegalAction(refusal[1], refusal[0])
+        return IllegalAction(refusal[1], refusal[0], refusal[2])
 
     def _play_card(self, card: Card) -> list[Event]:
         seat = self.playing_seat

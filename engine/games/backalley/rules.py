@@ -189,7 +189,7 @@ class BackalleyState(TrickGameState):
         led = suits[plays[0][1]]
         same = [c for c in hand if suits[c] == led]
         if same:
-            return Allowed(same, "must_follow_suit", _must_follow(led))
+            return Allowed(same, "must_follow_suit", _must_follow(led), led, self.trump)
         return Allowed(list(hand))
 
     def _explain(self, action: Action) -> IllegalAction:
@@ -199,10 +199,14 @@ class BackalleyState(TrickGameState):
             h = self.hand_size
             if action.number is not None and 0 <= action.number <= h and not action.word:
                 return IllegalAction(
-                    f"the hook rule: the dealer may not make the bids add up to {h}", "hook_rule"
+                    f"the hook rule: the dealer may not make the bids add up to {h}",
+                    "hook_rule",
+                    {"total": h, "bid": action.number},
                 )
             return IllegalAction(
-                f"bid from 0 to {h}, or 'bid backalley' to claim every trick", "bid_out_of_range"
+                f"bid from 0 to {h}, or 'bid backalley' to claim every trick",
+                "bid_out_of_range",
+                {"min": 0, "max": h, "bid": action.number},
             )
         return self._explain_play(action)
 

@@ -172,6 +172,7 @@ class BatakState(TrickGameState):
                     "the first bidder may not pass before anyone has bid: open at "
                     f"{self.variant.opening_min} or more",
                     "forced_opening",
+                    {"min": self.variant.opening_min},
                 )
             if action.verb != "bid":
                 return self._wrong_phase(action)
@@ -184,6 +185,7 @@ class BatakState(TrickGameState):
                 if self.high_bid
                 else f"open from {low} to 13",
                 "bid_out_of_range",
+                {"min": low, "max": 13, "bid": action.number},
             )
         if self.phase is PHASE_TRUMP:
             return (

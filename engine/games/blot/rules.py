@@ -150,8 +150,10 @@ class BlotState(TrickGameState):
                         higher,
                         "must_overtrump",
                         "on a trump lead you must beat the highest trump if you can",
+                        led,
+                        trump,
                     )
-            return Allowed(same, "must_follow_suit", "you must follow suit")
+            return Allowed(same, "must_follow_suit", "you must follow suit", led, trump)
         if trump is None:
             return Allowed(list(hand))
         trumps = of_suit(hand, trump, BLOT_RANKING, trump)
@@ -168,10 +170,16 @@ class BlotState(TrickGameState):
                 over,
                 "must_trump",
                 "you are void in the led suit: you must trump, beating the highest trump",
+                led,
+                trump,
             )
         if self.variant.must_undertrump:
             return Allowed(
-                trumps, "must_trump", "you are void in the led suit: you must still play a trump"
+                trumps,
+                "must_trump",
+                "you are void in the led suit: you must still play a trump",
+                led,
+                trump,
             )
         return Allowed(list(hand))
 
@@ -199,9 +207,13 @@ class BlotState(TrickGameState):
                     "a capot bid stands: every later bid must be capot", "capot_sticky"
                 )
             if action.capot and (action.number or 0) < 25:
-                return IllegalAction("capot bids start at 25", "capot_too_low")
+                return IllegalAction("capot bids start at 25", "capot_too_low", {"min": 25})
             low = a.min_bid if a.level is None else a.level + 1
-            return IllegalAction(f"bid at least {low} (and at most 80)", "bid_too_low")
+            return IllegalAction(
+                f"bid at least {low} (and at most 80)",
+                "bid_too_low",
+                {"low": low, "min": low, "max": 80, "bid": action.number},
+            )
         return self._explain_play(action)
 
     # -- applying -------------------------------------------------------------------

@@ -98,6 +98,7 @@ class CallbreakState(TrickGameState):
             return IllegalAction(
                 f"bid a whole number from 1 to {self.variant.max_bid} (got {action})",
                 "bid_out_of_range",
+                {"min": 1, "max": self.variant.max_bid, "bid": action.number},
             )
         return self._explain_play(action)
 

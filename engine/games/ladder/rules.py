@@ -172,29 +172,47 @@ class LadderState(MatchState):
             return IllegalAction("you have a legal play, so you must make one", "must_play")
         if action.verb == "hidden":
             if src != "hidden":
-                return IllegalAction(f"play from your {src} cards first", "wrong_source")
+                return IllegalAction(
+                    f"play from your {src} cards first", "wrong_source", {"source": src}
+                )
             return IllegalAction(
-                f"there is no hidden card in slot {action.number}", "no_such_hidden"
+                f"there is no hidden card in slot {action.number}",
+                "no_such_hidden",
+                {"number": action.number},
             )
         if action.verb != "play":
             return self._wrong_phase(action)
         if src == "hidden":
-            return IllegalAction("your hidden cards are played blind: 'hidden 1'", "wrong_source")
+            return IllegalAction(
+                "your hidden cards are played blind: 'hidden 1'",
+                "wrong_source",
+                {"source": src},
+            )
         if len({c.rank for c in action.cards}) > 1:
             return IllegalAction("a play is cards of one rank only", "mixed_ranks")
         own = self.hands[seat] if src == "hand" else self.shown[seat]
         other = self.shown[seat] if src == "hand" else self.hands[seat]
         if any(c in other for c in action.cards) and all(c in own + other for c in action.cards):
             return IllegalAction(
-                f"play from your {src} cards; sources are never mixed", "mixed_sources"
+                f"play from your {src} cards; sources are never mixed",
+                "mixed_sources",
+                {"source": src},
             )
         if not all(c in own for c in action.cards):
-            return IllegalAction(f"those cards are not in your {src}", "not_in_hand")
+            return IllegalAction(
+                f"those cards are not in your {src}",
+                "not_in_hand",
+                {"cards": " ".join(str(c) for c in action.cards), "source": src},
+            )
         rank = action.cards[0].rank
         if not self.requirement.allows(rank):
             return IllegalAction(
                 f"{action} is blocked: {self.requirement} — {self.requirement.describe()}",
                 "blocked_by_requirement",
+                {
+                    "cards": " ".join(str(c) for c in action.cards),
+                    "requirement": str(self.requirement),
+                },
             )
         return IllegalAction(
             "an action card (2, 3, 9, T) may not be your last card"
@@ -204,6 +222,7 @@ class LadderState(MatchState):
                 else ""
             ),
             "action_last_card",
+            {"cards": " ".join(str(c) for c in action.cards)},
         )
 
     # -- applying -------------------------------------------------------------------------
