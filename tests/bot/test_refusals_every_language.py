@@ -116,9 +116,9 @@ def test_every_refusal_with_values_is_said_with_them_in_every_language(name):
                     if card not in said:
                         problems.append(f"{reason} [{code}]: card {card} dropped: {said}")
                 for key in ("suit", "trump"):
-                    if key in exc.params and "{" + key + "}" in (msgid or ""):
-                        if suit_name(exc.params[key]) not in said:
-                            problems.append(f"{reason} [{code}]: {key} dropped: {said}")
+                    named = key in exc.params and "{" + key + "}" in (msgid or "")
+                    if named and suit_name(exc.params[key]) not in said:
+                        problems.append(f"{reason} [{code}]: {key} dropped: {said}")
                 if re.search(r"\{\w+\}", said):
                     problems.append(f"{reason} [{code}]: unfilled placeholder: {said}")
     assert not problems, "\n".join(problems)
