@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import sys
 import unicodedata
 from collections.abc import Coroutine, Sequence
@@ -54,11 +55,16 @@ from bot.services.models import TableInfo, TableUpdate
 from bot.services.policy import terminal_tables
 from bot.services.results import NO_SERVER
 from bot.services.tables import TableService
+from bot.terminal_text import (
+    choices_line,
+    help_text,
+    legal_line,
+    refusal_text,
+)
 from bot.ui.text import (
     describe_action,
     describe_event,
     fmt_score,
-    options_text,
     render_deal_summary,
     render_ranking,
     render_table,
@@ -81,12 +87,6 @@ EXIT_INTERRUPTED = 130
 #: the terminal's own database file (in the working directory) when --db is not given
 TERMINAL_DB = "cardtable-terminal.db"
 TERMINAL_DB_URL = f"sqlite+aiosqlite:///{TERMINAL_DB}"
-HELP = N_(
-    "Type a card to play it (AS, as, 10h, 7d), a number to bid (3), or an action\n"
-    "as listed ('bid 9 H', 'trump S', 'pass', 'pickup', 'hidden 2', 'play 7H 7D').\n"
-    "'?' lists your legal moves, 't' shows the table again, 'q' quits (resume later\n"
-    "with '{command}')."
-)
 NOT_UTF8 = N_("that line is not UTF-8 text")
 TOO_LONG = N_("that line is too long ({limit} characters at most)")
 
@@ -253,9 +253,15 @@ def clean_line(text: str) -> str:
     return text
 
 
+#: a bid typed short: a level and a strain ("8h", "10 nt", "25 s capot")
+_SHORT_BID = re.compile(r"^(\d{1,3})\s*(s|h|d|c|nt)(\s+capot)?$")
+
+
 def resolve_input(text: str, legal: Sequence[Action], state_game: str) -> Action:
     """Read what the human typed: full notation, a bare card, a bare number,
-    or a unique shorthand of a legal action ('h' for 'trump H')."""
+    a short bid ("8h" for 'bid 8 H'), or a unique shorthand of a legal action
+    ('h' for 'trump H').  During an auction a short text is read as a bid
+    first ("8h" is 'bid 8 H', not the eight of hearts)."""
     game = get_game(state_game)
     try:
         return game.parse_action(text)
@@ -264,10 +270,18 @@ def resolve_input(text: str, legal: Sequence[Action], state_game: str) -> Action
         matches = [a for a in legal if str(a).lower().endswith(" " + low) or str(a).lower() == low]
         if len(matches) == 1:
             return matches[0]
+        bidding = any(a.verb == "bid" for a in legal)
+        short = _SHORT_BID.match(low)
+        if short and "bid" in game.verbs and "strain" in game.bid_forms and bidding:
+            level, strain, capot = short.groups()
+            return game.parse_action(f"bid {level} {strain}{' capot' if capot else ''}")
         # a bare card ("10h", "as") or number ("3"): the engine reads only
         # full notation, shorthand is the terminal's; an illegal one is then
         # refused by the rules with their reason
-        for verb in ("play", "bid"):
+        verbs = ("bid", "play") if bidding else ("play", "bid")
+        for verb in verbs:
+            if verb not in game.verbs:
+                continue
             try:
                 return game.parse_action(f"{verb} {low}")
             except EngineError:
@@ -372,6 +386,24 @@ def result_line(view: Observation, names: Sequence[str]) -> str:
     )
 
 
+def _dummy_declarer(
+    seat: int, update: TableUpdate | None, current: Observation | None
+) -> int | None:
+    """The declarer when ``seat`` is the dummy (whose cards the declarer
+    plays), else None.  The view published with the move knows the deal; a
+    deal's last move is read from the finished deal's record."""
+    view = update.view if update is not None and update.view is not None else current
+    if view is None:
+        return None
+    if view.dummy_seat is not None and view.declarer is not None:
+        return view.declarer if seat == view.dummy_seat else None
+    ended = update is not None and any(e.kind == "deal_scored" for e in update.events)
+    record = view.last_deal
+    if ended and record is not None and record.declarer is not None and view.game == "batak":
+        return record.declarer if seat == (record.declarer + 2) % view.num_seats else None
+    return None
+
+
 def is_terminal_table(info: TableInfo) -> bool:
     return info.guild_id is None and info.channel_id is None and info.host_id == LOCAL_USER
 
@@ -425,12 +457,18 @@ class TerminalTable:
         history = await self.service.history(self.table_id, self.printed)
         updates, self.updates = self.updates, []
         published = {u.table.seq - 1: u for u in updates if u.kind not in ("lobby", "resumed")}
-        game = get_game((await self.service.get_table(self.table_id, self.actor)).game)
+        info, current = await self.service.public_view(self.table_id, self.actor)
+        game = get_game(info.game)
         for seq, seat, text in history:
-            self.con.say(describe_action(seat, game.parse_action(text), self.names))
             update = published.get(seq)
+            declarer = _dummy_declarer(seat, update, current)
+            self.con.say(
+                describe_action(
+                    seat, game.parse_action(text), self.names, you=self.human, declarer=declarer
+                )
+            )
             for event in update.events if update else ():
-                line = describe_event(event, self.names)
+                line = describe_event(event, self.names, you=self.human)
                 if line:
                     self.con.say(line)
                 if event.kind == "deal_scored" and update is not None and update.view is not None:
@@ -485,7 +523,7 @@ class TerminalTable:
         self.session.table_id = None
         info, view = await self.service.public_view(self.table_id, self.actor)
         if view is not None and view.is_over:
-            self.con.say(render_ranking(view, self.names))
+            self.con.say(render_ranking(view, self.names, you=self.human))
             self.con.say(unrated_sentence(NO_SERVER))  # ratings are per server
         elif info.status == "abandoned":
             self.con.say(t("Table #{table} was abandoned.", table=self.table_id))
@@ -504,9 +542,12 @@ class TerminalTable:
                 t("You choose the card for the dummy ({name}).", name=self.names[view.to_act])
             )
         legal = list(view.legal_actions)
-        choices = options_text(legal)
+        game = get_game(info.game)
+        from_dummy = view.to_act is not None and view.to_act == view.dummy_seat
+        hand = list(view.dummy or ()) if from_dummy else list(view.hand)
+        choices = choices_line(legal)
         if choices:
-            self.con.say(t("Choose: {choices}", choices=choices))
+            self.con.say(choices)
         while True:
             try:
                 text = await self.con.ask(t("Your move: "))
@@ -516,8 +557,8 @@ class TerminalTable:
             if text is None or text.lower() in ("q", "quit", "exit"):
                 return False
             if text in ("?", "help"):
-                self.con.say(t(HELP, command=self.session.hint()))
-                self.con.say(t("Legal now: {moves}", moves=", ".join(str(a) for a in legal)))
+                self.con.say(help_text(game, self.session.hint()))
+                self.con.say(legal_line(legal, hand))
                 continue
             if text.lower() in ("t", "table"):
                 self.con.say(render_table(view, self.names, title=title))
@@ -529,10 +570,11 @@ class TerminalTable:
                 )
                 return True
             except EngineError as exc:
-                self.con.say(t("Not allowed: {problem}", problem=one_line(error_text(exc))))
-                if len(legal) <= 16:
-                    moves = ", ".join(str(a) for a in legal)
-                    self.con.say(one_line(t("Legal now: {moves}", moves=moves), 400))
+                self.con.say(one_line(refusal_text(exc, game, text), 400))
+                if any(a.verb != "play" for a in legal) and choices:
+                    self.con.say(choices)  # an auction: what can be bid
+                elif len(legal) <= 16:
+                    self.con.say(one_line(legal_line(legal, hand), 400))
 
 
 # -- choosing the table: a new one, or one to resume ------------------------------------------
@@ -812,7 +854,7 @@ async def _play(request: PlayRequest, con: Console, session: Session) -> int:
                 seat_line = t(
                     "You sit in seat {seat} at table #{table}.", seat=human, table=info.id
                 )
-                con.say(f"{seat_line} {t(HELP, command=session.hint())}")
+                con.say(f"{seat_line}\n{help_text(plan.game, session.hint())}")
             con.say()
         return await TerminalTable(service, con, info.id, human, session).run()
     finally:

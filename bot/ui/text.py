@@ -15,6 +15,7 @@ from itertools import groupby
 
 from bot.i18n import t, tn
 from bot.i18n.terms import (
+    and_list,
     bid_word,
     card_text,
     declaration_text,
@@ -23,8 +24,12 @@ from bot.i18n.terms import (
     suit_name,
 )
 from bot.i18n.terms import notation_text as _notation
+from bot.ui.columns import ljust, rjust, width
 from engine import Action, Card, Event, Observation
 from engine.core.cards import SUIT_SYMBOLS, sort_hand
+
+#: display columns of a seat's name in the table, the summary and the result
+NAME_COLUMNS = 20
 
 RULE = "-" * 60
 
@@ -157,19 +162,21 @@ def render_table(view: Observation, names: Sequence[str], *, title: str = "") ->
     return "\n".join(out)
 
 
-def _column(text: str, width: int) -> str:
-    return text.ljust(width) if len(text) < width else text + " "
+def _column(text: str, columns: int) -> str:
+    """A heading cell: padded to ``columns`` display columns, or followed by
+    one space when longer (a heading is never cut)."""
+    return ljust(text, columns) if width(text) < columns else text + " "
 
 
 def _seat_rows(view: Observation, names: Sequence[str]) -> list[str]:
     # i18n: column headings of the terminal's table (padded to their widths)
     head = (
-        _column(t("Seat"), 21)
-        + t("Bid").rjust(3)
+        _column(t("Seat"), NAME_COLUMNS + 1)
+        + rjust(t("Bid"), 3)
         + "  "
-        + t("Tricks").rjust(6)
+        + rjust(t("Tricks"), 6)
         + "  "
-        + t("Cards").rjust(5)
+        + rjust(t("Cards"), 5)
     )
     rows = ["  " + head]
     for seat in range(view.num_seats):
@@ -178,7 +185,8 @@ def _seat_rows(view: Observation, names: Sequence[str]) -> list[str]:
         count = view.hand_counts[seat] if seat < len(view.hand_counts) else None
         turn = "->" if seat == view.to_act else "  "
         rows.append(
-            f"{turn}{seat_label(seat, names):<20} {'-' if bid is None else bid:>3}"
+            f"{turn}{ljust(seat_label(seat, names), NAME_COLUMNS)} "
+            f"{'-' if bid is None else bid:>3}"
             f"  {'' if tricks is None else tricks:>6}  {'' if count is None else count:>5}"
         )
     rows.append(t("Scores: {scores}", scores=scores_text(view, names)))
@@ -188,11 +196,11 @@ def _seat_rows(view: Observation, names: Sequence[str]) -> list[str]:
 def _climbing_rows(view: Observation, names: Sequence[str]) -> list[str]:
     """Ladder: hand counts, the shown table cards and how many hidden remain."""
     head = (
-        _column(t("Seat"), 21)
-        + t("Hand").rjust(4)
+        _column(t("Seat"), NAME_COLUMNS + 1)
+        + rjust(t("Hand"), 4)
         + "  "
         + _column(t("Shown"), 17)
-        + t("Hidden").rjust(6)
+        + rjust(t("Hidden"), 6)
     )
     rows = ["  " + head]
     for seat in range(view.num_seats):
@@ -200,7 +208,7 @@ def _climbing_rows(view: Observation, names: Sequence[str]) -> list[str]:
         shown = cards_text(view.shown[seat]) if seat < len(view.shown) else "-"
         hidden = view.hidden[seat] if seat < len(view.hidden) else 0
         who, count = seat_label(seat, names), view.hand_counts[seat]
-        rows.append(f"{turn}{who:<20} {count:>4}  {shown:<16} {hidden:>6}")
+        rows.append(f"{turn}{ljust(who, NAME_COLUMNS)} {count:>4}  {ljust(shown, 16)} {hidden:>6}")
     rows.append(t("Games won: {scores}", scores=scores_text(view, names)))
     return rows
 
@@ -219,25 +227,62 @@ def scores_text(view: Observation, names: Sequence[str]) -> str:
     )
 
 
-def render_ranking(view: Observation, names: Sequence[str]) -> str:
-    """Final standings: shared ranks for equal totals."""
-    lines = [t("=== Final result ===")]
+def _sides(view: Observation, names: Sequence[str]) -> list[tuple[int, list[int], int]]:
+    """(rank, seats, score) of each side (a team, or a seat), best first."""
     if view.teams:
-        entries = [
-            (view.ranking[i], " & ".join(seat_label(s, names) for s in team), view.scores[i])
-            for i, team in enumerate(view.teams)
-        ]
+        sides = [(view.ranking[i], list(team), view.scores[i]) for i, team in enumerate(view.teams)]
     else:
-        entries = [
-            (view.ranking[s], seat_label(s, names), view.scores[s]) for s in range(view.num_seats)
-        ]
-    for rank, who, score in sorted(entries):
-        lines.append(f"  {rank}. {who:<24} {fmt_score(score, view.score_unit)}")
+        sides = [(view.ranking[s], [s], view.scores[s]) for s in range(view.num_seats)]
+    return sorted(sides, key=lambda side: (side[0], side[1]))
+
+
+def _side_name(seats: Sequence[int], names: Sequence[str]) -> str:
+    return " & ".join(seat_label(s, names) for s in seats)
+
+
+def winner_line(view: Observation, names: Sequence[str], you: int | None = None) -> str:
+    """Who won, in a sentence: "You win!", "Ada & Cem win!", "Tie for first
+    place: You and Bram." (the ranking is the view's: equal ranks share a place)."""
+    sides = _sides(view, names)
+    first = [seats for rank, seats, _ in sides if rank == sides[0][0]]
+    if len(first) > 1:
+        return t(
+            "Tie for first place: {names}.",
+            names=and_list(_side_name(seats, names) for seats in first),
+        )
+    seats = first[0]
+    has_you = you in seats or any(seat_label(s, names) == t("You") for s in seats)
+    if len(seats) > 1:
+        partners = [seat_label(s, names) for s in seats if s != you]
+        if has_you:
+            return t("You and {partners} win!", partners=and_list(partners))
+        return t("{names} win!", names=_side_name(seats, names))
+    if has_you:
+        return t("You win!")
+    return t("{name} wins!", name=seat_label(seats[0], names))
+
+
+def render_ranking(view: Observation, names: Sequence[str], you: int | None = None) -> str:
+    """Final standings: who won, then each side in place order, the names
+    and scores in aligned columns; equal totals share a place, marked as a tie."""
+    sides = _sides(view, names)
+    ranks = [rank for rank, _, _ in sides]
+    labels = [_side_name(seats, names) for _, seats, _ in sides]
+    scores = [fmt_score(score, view.score_unit) for _, _, score in sides]
+    name_columns = min(max(width(label) for label in labels), 2 * NAME_COLUMNS + 3)
+    score_columns = max(width(score) for score in scores)
+    lines = [t("=== Final result ==="), winner_line(view, names, you)]
+    for rank, label, score in zip(ranks, labels, scores, strict=True):
+        tied = ranks.count(rank) > 1
+        row = f"  {rank:>2}. {ljust(label, name_columns)}  {rjust(score, score_columns)}"
+        # i18n: after a score in the final result, when two sides share a place
+        lines.append(row + ("  " + t("(tie)") if tied else ""))
     return "\n".join(lines)
 
 
 def render_deal_summary(view: Observation, names: Sequence[str]) -> str:
-    """The finished deal: every hand (now public), tricks and scores."""
+    """The finished deal: each seat's bid and tricks taken, the hand it was
+    dealt (now public, said as such), then the deal's scores and the totals."""
     record = view.last_deal
     if record is None:
         return ""
@@ -247,18 +292,34 @@ def render_deal_summary(view: Observation, names: Sequence[str]) -> str:
         lines.append(
             t("Contract: {contract} by {name}", contract=_notation(record.contract), name=who)
         )
+    if record.hands:
+        lines.append(t("Bids, tricks taken and the hands as dealt:"))
     for seat, hand in enumerate(record.hands):
         bid = record.bids[seat] if seat < len(record.bids) else None
         bid = "-" if bid is None else bid
         won = record.tricks_won[seat] if seat < len(record.tricks_won) else ""
-        who = seat_label(seat, names)
+        who = ljust(seat_label(seat, names), NAME_COLUMNS)
         took = t("bid {bid} took {won}", bid=f"{bid!s:>3}", won=f"{won!s:>2}")
-        lines.append(f"  {who:<20} {took}: {cards_text(sort_hand(hand))}")
+        dealt = t("dealt {cards}", cards=cards_text(sort_hand(hand)))
+        lines.append(f"  {who} {took} · {dealt}")
     deal = ", ".join(fmt_score(v, view.score_unit) for v in record.scores)
     lines.append(t("Deal scores: {scores}", scores=deal))
     lines.append(t("Totals: {scores}", scores=scores_text(view, names)))
     lines.append(RULE)
     return "\n".join(lines)
+
+
+def moves_text(legal: Sequence[Action], hand: Sequence[Card] = ()) -> str:
+    """The legal moves as the hand shows them: cards as ``10♥`` (never the
+    notation ``TH``), in the hand's order; other moves in the notation the
+    player types (``bid 3``, ``pass``)."""
+    order = {card: i for i, card in enumerate(sort_hand(list(hand)))}
+    plays = [a for a in legal if a.verb == "play"]
+    plays.sort(key=lambda a: tuple(order.get(c, len(order)) for c in a.cards))
+    if not order:
+        plays.sort(key=lambda a: tuple((c.suit, -c.rank) for c in a.cards))
+    others = [str(a) for a in legal if a.verb != "play"]
+    return ", ".join([cards_text(a.cards) for a in plays] + others)
 
 
 def options_text(legal: Sequence[Action]) -> str:
@@ -337,57 +398,104 @@ def notation_text(text: str | None) -> str:
     return _notation(text)
 
 
-def describe_action(seat: int, action: Action, names: Sequence[str]) -> str:
+def _is_you(seat: int | None, names: Sequence[str], you: int | None) -> bool:
+    if seat is None:
+        return False
+    return seat == you if you is not None else seat_label(seat, names) == t("You")
+
+
+def describe_action(
+    seat: int,
+    action: Action,
+    names: Sequence[str],
+    *,
+    you: int | None = None,
+    declarer: int | None = None,
+) -> str:
+    """One line for a move.  ``you``: the reader's seat (said "You play",
+    never "You plays"); ``declarer``: set when ``seat`` is the dummy, whose
+    cards the declarer plays ("Ada plays K♥ from the dummy")."""
+    if declarer is not None and action.verb == "play":
+        cards = cards_text(action.cards)
+        if _is_you(declarer, names, you):
+            return t("You play {cards} from the dummy", cards=cards)
+        return t(
+            "{name} plays {cards} from the dummy", name=seat_label(declarer, names), cards=cards
+        )
     who = seat_label(seat, names)
-    you = who == t("You")
+    mine = _is_you(seat, names, you)
     if action.verb == "play":
         cards = cards_text(action.cards)
         return (
             t("You play {cards}", cards=cards)
-            if you
+            if mine
             else t("{name} plays {cards}", name=who, cards=cards)
         )
     if action.verb == "bid":
         bid = _notation(str(action))
-        return t("You bid {bid}", bid=bid) if you else t("{name} bids {bid}", name=who, bid=bid)
+        return t("You bid {bid}", bid=bid) if mine else t("{name} bids {bid}", name=who, bid=bid)
     if action.verb == "trump":
         suit = suit_name(action.word)
         return (
             t("You name trump: {suit}", suit=suit)
-            if you
+            if mine
             else t("{name} names trump: {suit}", name=who, suit=suit)
         )
     if action.verb == "pass":
-        return t("You pass") if you else t("{name} passes", name=who)
+        return t("You pass") if mine else t("{name} passes", name=who)
+    if action.verb in ("contra", "recontra"):
+        word = bid_word(action.verb)
+        return (
+            t("You say {word}", word=word) if mine else t("{name} says {word}", name=who, word=word)
+        )
+    if action.verb == "pickup":
+        return t("You pick up the pile") if mine else t("{name} picks up the pile", name=who)
+    if action.verb == "hidden":
+        return (
+            t("You play hidden card {number}", number=action.number)
+            if mine
+            else t("{name} plays hidden card {number}", name=who, number=action.number)
+        )
     return f"{who}: {label_for(action)}"
 
 
-def describe_event(event: Event, names: Sequence[str]) -> str | None:
+def describe_event(event: Event, names: Sequence[str], you: int | None = None) -> str | None:
     """One line for the events worth narrating (cards played are narrated
-    from the action itself)."""
+    from the action itself); the reader's own seat is "You", with its verb."""
     who = seat_label(event.seat, names) if event.seat is not None else ""
+    mine = _is_you(event.seat, names, you)
     data = event.data
     if event.kind == "trick_won":
+        if mine:
+            return "  -> " + t("You win the trick")
         return "  -> " + t("{name} wins the trick", name=who)
     if event.kind in ("declaration", "belote", "declarations_shown"):
-        detail = str(data.get("text") or data.get("description") or "")
-        return "  * " + t("{name} announces {what}", name=who, what=declaration_text(detail))
+        what = declaration_text(str(data.get("text") or data.get("description") or ""))
+        if mine:
+            return "  * " + t("You announce {what}", what=what)
+        return "  * " + t("{name} announces {what}", name=who, what=what)
     if event.kind == "redeal":
         return "  " + t("Everyone passed: the cards are dealt again.")
     if event.kind == "dummy_revealed":
+        if mine:
+            return "  " + t("Your hand is laid face up: you are the dummy.")
         return "  " + t("The dummy ({name}) is laid face up.", name=who)
     if event.kind in ("pickup", "picked_up"):
-        return "  " + t("{name} picks up the pile", name=who)
+        return None  # the move itself says it ("Ada picks up the pile")
     if event.kind in ("redistribute", "redistributed"):
         return "  " + t("The T pools and redeals every hand!")
     if event.kind == "hidden_revealed":
         shown = _card_or_text(data.get("card"))
+        if mine:
+            return "  " + t("You turn over a hidden card: {card}", card=shown)
         return "  " + t("{name} turns over a hidden card: {card}", name=who, card=shown)
     if event.kind == "skip":
-        return "  " + t("{name} is skipped", name=who)
+        return "  " + (t("You are skipped") if mine else t("{name} is skipped", name=who))
     if event.kind == "game_over":
         if event.seat is None:
             return "  " + t("Draw.")
+        if mine:
+            return "  " + t("You have no cards left: game over!")
         return "  " + t("{name} has no cards left: game over!", name=who)
     return None
 
