@@ -123,7 +123,8 @@ def version_check(shown: str, version: str | None, tables: int, known: Revisions
     if version is None:
         return f"{shown}: empty (the schema is made at first start)"
     if known.compare(version) == "current":
-        return f"{shown}: schema {version} (current), {tables} tables"
+        count = f"{tables} table" if tables == 1 else f"{tables} tables"  # '1 table'
+        return f"{shown}: schema {version} (current), {count}"
     return (
         f"{shown}: schema {version}, the code is at {known.head}: migrated at the next start "
         "(back it up first: python -m bot backup FILE)",

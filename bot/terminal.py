@@ -318,11 +318,12 @@ def plan_new_game(
                 if any(s.name == "players" for s in get_game(name).Variant.settings())
             ]
             raise CliError(
-                t(
+                tn(
+                    "--players is only for {games}: {game} always has {n} player",
                     "--players is only for {games}: {game} always has {n} players",
+                    game.num_seats(),
                     games=and_list(choosers),
                     game=game_title(game.name, game.title),
-                    n=game.num_seats(),
                 )
             )
         bounds = known["players"].bounds

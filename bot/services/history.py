@@ -62,6 +62,11 @@ class StoredMatch:
     names: tuple[str, ...]
     actions: list[str]
     seats: list[int]
+    #: per seat: the AI level of an AI seat (None for a person), and the
+    #: person's user id, so that a reader sees the program's words ("You",
+    #: "(AI, normal)") in their own language and only typed names as stored
+    ai: tuple[str | None, ...] = ()
+    users: tuple[int | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +136,8 @@ async def stored_match(store: Store, actor: Actor | None, table_id: int) -> Stor
         names=tuple(s.name or f"#{s.seat + 1}" for s in seat_rows),
         actions=actions,
         seats=seats,
+        ai=tuple(s.ai for s in seat_rows),
+        users=tuple(s.user_id for s in seat_rows),
     )
 
 

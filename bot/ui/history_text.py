@@ -9,7 +9,8 @@ from collections.abc import Sequence
 
 from bot.db.history_queries import PlayedMatch
 from bot.i18n import t
-from bot.i18n.terms import card_text, game_title, notation_text
+from bot.i18n.terms import card_text, game_title, notation_text, seat_display_name
+from bot.services.actor import LOCAL_USER_ID
 from bot.services.history import Position, StoredMatch
 from bot.services.replays import (
     GAME_DRAWN,
@@ -19,7 +20,7 @@ from bot.services.replays import (
     DealSummary,
     MatchReplay,
 )
-from bot.ui.text import fmt_score, points_text
+from bot.ui.text import describe_action, fmt_score, points_text
 from bot.ui.unrated import unrated_note
 from engine import Card, get_game
 from engine.core.cards import sort_hand
@@ -40,6 +41,21 @@ def _name(names: Sequence[str], seat: int | None) -> str:
     if seat is None or not 0 <= seat < len(names):
         return "—"
     return names[seat]
+
+
+def reader_names(match: StoredMatch) -> tuple[str, ...]:
+    """The seats' names for the reader: the program's words in the reader's
+    language ("You" for the terminal's player, an AI's "(AI, normal)"), a
+    name a person typed as stored."""
+    names = []
+    for seat, name in enumerate(match.names):
+        user = match.users[seat] if seat < len(match.users) else None
+        ai = match.ai[seat] if seat < len(match.ai) else None
+        if user == LOCAL_USER_ID and not ai:
+            names.append(t("You"))
+        else:
+            names.append(seat_display_name(name, ai))
+    return tuple(names)
 
 
 def _change(match: PlayedMatch) -> str:
@@ -122,7 +138,7 @@ def deal_lines(match: StoredMatch, deals: Sequence[DealSummary]) -> list[str]:
     if not deals:
         lines.append(t("No deal has finished yet."))
     unit = _unit(match.game)
-    names = match.names
+    names = reader_names(match)
     for d in deals:
         parts = [t("Deal {number}", number=d.number)]
         if d.outcome == PASSED_OUT:
@@ -161,7 +177,7 @@ def _cards(cards: Sequence[str]) -> str:
 def replay_lines(match: StoredMatch, replay: MatchReplay, pos: Position) -> list[str]:
     """One step of a replay: where it is, the trick just played, and every
     hand (the match is over: all hands are shown)."""
-    names, deal = match.names, pos.deal
+    names, deal = reader_names(match), pos.deal
     head = t("{game} — table #{table}: replay", game=_title(match.game), table=match.table_id)
     where = t("Deal {deal} of {deals}", deal=deal.number, deals=len(replay.deals))
     if pos.last and pos.trick:
@@ -198,10 +214,35 @@ def replay_lines(match: StoredMatch, replay: MatchReplay, pos: Position) -> list
             )
         )
     if not deal.tricks and deal.moves:  # Ladder: a game of moves, no tricks
-        moves = ", ".join(f"{_name(names, m.seat)} {m.action}" for m in deal.moves)
-        lines.append(t("Moves: {moves}", moves=moves))
+        lines.extend(move_lines(names, deal))
     if pos.trick == pos.last:
         lines.extend(_score_lines(match, summary))
+    return lines
+
+
+#: events after which the next play starts a new pile (Ladder)
+_PILE_ENDS = ("pickup", "burned", "redistributed", "game_over")
+
+
+def move_lines(names: Sequence[str], deal: DealReplay) -> list[str]:
+    """A game of moves (Ladder), one turn per line, grouped by pile: a pile
+    ends when it is picked up, burned or pooled by a T."""
+    game = get_game("ladder")
+    lines, pile, started = [], 1, False
+    for move in deal.moves:
+        if not started:
+            lines.append(t("Pile {number}:", number=pile))
+            started = True
+        text = describe_action(move.seat, game.parse_action(move.action), names)
+        for event in move.events:
+            kind, _, rest = event.partition(" ")
+            if kind == "hidden_revealed":
+                card = dict(w.split("=", 1) for w in rest.split() if "=" in w).get("card", "")
+                text += " (" + card_text(Card.parse(card)) + ")" if card else ""
+        lines.append("  " + text)
+        if any(e.split(" ", 1)[0] in _PILE_ENDS for e in move.events):
+            pile += 1
+            started = False
     return lines
 
 
@@ -219,7 +260,7 @@ def _trick_line(names: Sequence[str], deal: DealReplay, number: int) -> str:
 def _score_lines(match: StoredMatch, summary: DealSummary) -> list[str]:
     if not summary.scores:
         return []
-    unit, names = _unit(match.game), match.names
+    unit, names = _unit(match.game), reader_names(match)
     return [
         t("scores: {scores}", scores=_per_side(summary.scores, names, unit)),
         t("totals: {totals}", totals=_per_side(summary.totals, names, unit)),
@@ -233,7 +274,8 @@ def match_lines(match: StoredMatch, replay: MatchReplay) -> list[str]:
     for deal in replay.deals:
         first = replay_lines(match, replay, Position(deal, 0))
         lines.extend(line.replace("**", "") for line in first)
-        lines.extend(_trick_line(match.names, deal, k) for k in range(1, len(deal.tricks) + 1))
+        names = reader_names(match)
+        lines.extend(_trick_line(names, deal, k) for k in range(1, len(deal.tricks) + 1))
         if deal.tricks:
             lines.extend(_score_lines(match, deal.summary))
         lines.append("")
