@@ -29,11 +29,16 @@ def run_bytes(args: list[str], stdin: bytes, cwd: Path, timeout: int = 120):
 
 
 def error_lines(out: str) -> list[str]:
-    return [
-        line.removeprefix("Your move: ")
-        for line in out.splitlines()
-        if "Not understood:" in line or "Not allowed:" in line
-    ]
+    """The refusals: "Not understood: ..." for a line that is no text, and
+    the one-sentence refusal printed right after the prompt for a move the
+    game does not take (never the narration of the player's own move)."""
+    lines = []
+    for line in out.splitlines():
+        rest = line.removeprefix("Your move: ")
+        refused = line.startswith("Your move: ") and rest and not rest.startswith("You ")
+        if "Not understood:" in line or refused:
+            lines.append(rest)
+    return lines
 
 
 def test_garbage_lines_are_refused_in_one_line_and_asked_again(tmp_path):
@@ -91,7 +96,7 @@ def test_input_from_a_regular_file_is_read_too(tmp_path):
     out = result.stdout.decode()
     assert result.returncode == 0, result.stderr
     assert "Not understood: that line is not UTF-8 text" in out
-    assert "Not allowed: 'zz' is not" in out
+    assert "'zz' is not a move of Callbreak: type a card, or one of 'bid' or 'play'" in out
     assert "Game left unfinished" in out
 
 

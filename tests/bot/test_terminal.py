@@ -55,7 +55,9 @@ def test_callbreak_game_to_the_end_through_a_pipe_with_garbage(tmp_path):
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "Traceback" not in out + result.stderr
-    assert "Not allowed:" in out
+    assert "Not allowed:" not in out  # one sentence, no prefix (issue 27)
+    assert "is not a move of Callbreak" in out
+    assert "You cannot play " in out or "is not in your hand." in out
     assert "Final result" in out
     assert "Deal 1 is over." in out
 

@@ -315,8 +315,9 @@ class Backalley(Game):
     title = "Backalley"
     summary = (
         "2 to 8 players, each for themselves, up and down the river: hands of 1, 2, ... up to 7 "
-        "cards and back. Bid the exact tricks you will take (or 'backalley' for all of them); "
-        "the jokers are the highest trumps. Made: 3 x bid + extra tricks; failed: -3 x bid."
+        "cards and back. Bid the tricks you will take (or 'backalley' for all of them); the "
+        "jokers are the highest trumps. Made, with at least the tricks bid: 3 x bid + 1 per "
+        "extra trick; failed: -3 x bid."
     )
     Variant = BackalleyVariant
     verbs = frozenset({"bid", "play"})
