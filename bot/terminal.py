@@ -446,11 +446,14 @@ class TerminalTable:
         self.updates: list[TableUpdate] = []
         #: set by every update of this table: the loop waits on it, never polls
         self.changed = asyncio.Event()
+        self.ranks: tuple[int, ...] | None = None
 
     async def on_update(self, update: TableUpdate) -> None:
         if update.table.id == self.table_id:
             self.updates.append(update)
             self.changed.set()
+            if update.results is not None:
+                self.ranks = update.results.ranks  # the service's places
 
     async def narrate(self) -> None:
         """Print the moves made since the last call, with what they caused
@@ -524,7 +527,7 @@ class TerminalTable:
         self.session.table_id = None
         info, view = await self.service.public_view(self.table_id, self.actor)
         if view is not None and view.is_over:
-            self.con.say(render_ranking(view, self.names, you=self.human))
+            self.con.say(render_ranking(view, self.names, you=self.human, ranks=self.ranks))
             self.con.say(unrated_sentence(NO_SERVER))  # ratings are per server
         elif info.status == "abandoned":
             self.con.say(t("Table #{table} was abandoned.", table=self.table_id))
@@ -809,7 +812,15 @@ async def _play(request: PlayRequest, con: Console, session: Session) -> int:
                 )
                 _, view = await service.public_view(table_id, actor)
                 if view is not None:
-                    con.say(render_ranking(view, seat_names(info)))
+                    results = finished_on_start[table_id].results
+                    con.say(
+                        render_ranking(
+                            view,
+                            seat_names(info),
+                            you=info.seat_of(LOCAL_USER),
+                            ranks=results.ranks if results is not None else None,
+                        )
+                    )
                     con.say(unrated_sentence(NO_SERVER))
                 return 0
             session.table_id = table_id

@@ -227,12 +227,22 @@ def scores_text(view: Observation, names: Sequence[str]) -> str:
     )
 
 
-def _sides(view: Observation, names: Sequence[str]) -> list[tuple[int, list[int], int]]:
-    """(rank, seats, score) of each side (a team, or a seat), best first."""
+def _sides(
+    view: Observation, ranks: Sequence[int] | None = None
+) -> list[tuple[int, list[int], int]]:
+    """(rank, seats, score) of each side (a team, or a seat), best first.
+    ``ranks``: the service's place of each seat (``ResultInfo.ranks``: a
+    resigned seat ranks last whatever its score); else the view's ranking."""
     if view.teams:
-        sides = [(view.ranking[i], list(team), view.scores[i]) for i, team in enumerate(view.teams)]
+        sides = [
+            (ranks[team[0]] if ranks else view.ranking[i], list(team), view.scores[i])
+            for i, team in enumerate(view.teams)
+        ]
     else:
-        sides = [(view.ranking[s], [s], view.scores[s]) for s in range(view.num_seats)]
+        sides = [
+            (ranks[s] if ranks else view.ranking[s], [s], view.scores[s])
+            for s in range(view.num_seats)
+        ]
     return sorted(sides, key=lambda side: (side[0], side[1]))
 
 
@@ -240,10 +250,15 @@ def _side_name(seats: Sequence[int], names: Sequence[str]) -> str:
     return " & ".join(seat_label(s, names) for s in seats)
 
 
-def winner_line(view: Observation, names: Sequence[str], you: int | None = None) -> str:
+def winner_line(
+    view: Observation,
+    names: Sequence[str],
+    you: int | None = None,
+    ranks: Sequence[int] | None = None,
+) -> str:
     """Who won, in a sentence: "You win!", "Ada & Cem win!", "Tie for first
     place: You and Bram." (the ranking is the view's: equal ranks share a place)."""
-    sides = _sides(view, names)
+    sides = _sides(view, ranks)
     first = [seats for rank, seats, _ in sides if rank == sides[0][0]]
     if len(first) > 1:
         return t(
@@ -262,18 +277,24 @@ def winner_line(view: Observation, names: Sequence[str], you: int | None = None)
     return t("{name} wins!", name=seat_label(seats[0], names))
 
 
-def render_ranking(view: Observation, names: Sequence[str], you: int | None = None) -> str:
+def render_ranking(
+    view: Observation,
+    names: Sequence[str],
+    you: int | None = None,
+    ranks: Sequence[int] | None = None,
+) -> str:
     """Final standings: who won, then each side in place order, the names
-    and scores in aligned columns; equal totals share a place, marked as a tie."""
-    sides = _sides(view, names)
-    ranks = [rank for rank, _, _ in sides]
+    and scores in aligned columns; equal totals share a place, marked as a
+    tie.  ``ranks``: the service's places (``ResultInfo.ranks``), when known."""
+    sides = _sides(view, ranks)
+    places = [rank for rank, _, _ in sides]
     labels = [_side_name(seats, names) for _, seats, _ in sides]
     scores = [fmt_score(score, view.score_unit) for _, _, score in sides]
     name_columns = min(max(width(label) for label in labels), 2 * NAME_COLUMNS + 3)
     score_columns = max(width(score) for score in scores)
-    lines = [t("=== Final result ==="), winner_line(view, names, you)]
-    for rank, label, score in zip(ranks, labels, scores, strict=True):
-        tied = ranks.count(rank) > 1
+    lines = [t("=== Final result ==="), winner_line(view, names, you, ranks)]
+    for rank, label, score in zip(places, labels, scores, strict=True):
+        tied = places.count(rank) > 1
         row = f"  {rank:>2}. {ljust(label, name_columns)}  {rjust(score, score_columns)}"
         # i18n: after a score in the final result, when two sides share a place
         lines.append(row + ("  " + t("(tie)") if tied else ""))

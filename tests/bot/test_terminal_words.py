@@ -128,3 +128,14 @@ def test_a_refused_card_is_one_sentence_with_the_card_as_the_hand_shows_it():
     said = refusal_text(caught.value, get_game("callbreak"), "x")
     assert said.startswith("You cannot play ") and said.count(":") == 1, said
     assert card_text(others[0]) in said
+
+
+def test_the_final_result_follows_the_services_ranking():
+    # the service ranks a resigned seat last whatever its score (ResultInfo.ranks)
+    _, view = _played_view("callbreak")
+    names = ["You", "Bram (AI, normal)", "Cleo (AI, normal)", "Dov (AI, normal)"]
+    scores = dataclasses.replace(view, ranking=(1, 2, 3, 4), scores=(130, 12, 3, -4))
+    text = render_ranking(scores, names, you=0, ranks=(4, 1, 2, 3))
+    lines = text.splitlines()
+    assert lines[1] == "Bram (AI, normal) wins!"
+    assert lines[-1].lstrip().startswith("4. You")
