@@ -354,13 +354,39 @@ def options_text(legal: Sequence[Action]) -> str:
     ]
     if len(numbers) == len(choices) and numbers == list(range(numbers[0], numbers[-1] + 1)):
         return f"bid {numbers[0]}-{numbers[-1]}" if len(numbers) > 1 else f"bid {numbers[0]}"
-    texts = [str(a) for a in choices]
+    texts = _strain_ranges(choices)
     more = ""
     if len(texts) > 14:
         more = " ... " + tn(
             "({n} choice, '?' lists all)", "({n} choices, '?' lists all)", len(texts)
         )
     return ", ".join(texts[:14]) + more
+
+
+def _strain_ranges(choices: Sequence[Action]) -> list[str]:
+    """The choices in notation, a run of levels bid in every strain said
+    once: 'bid 9-80 S/H/D/C/NT', 'bid 25-80 S/H/D/C/NT capot' (Blot's
+    auction, some 200 bids, in one short line)."""
+    runs: dict[bool, dict[int, set[str]]] = {False: {}, True: {}}
+    for a in choices:
+        if a.verb == "bid" and a.word is not None and a.number is not None:
+            runs[a.capot].setdefault(a.number, set()).add(a.word)
+    strains = {w for levels in runs.values() for words in levels.values() for w in words}
+    order = [w for w in ("S", "H", "D", "C", "NT") if w in strains]
+    texts, summarised = [], set()
+    for capot, levels in runs.items():
+        full = sorted(n for n, words in levels.items() if words == set(order))
+        if len(full) > 1 and full == list(range(full[0], full[-1] + 1)):
+            tail = " capot" if capot else ""
+            texts.append(f"bid {full[0]}-{full[-1]} {'/'.join(order)}{tail}")
+            summarised |= {(n, capot) for n in full}
+    rest = [
+        str(a)
+        for a in choices
+        if not (a.verb == "bid" and a.word is not None and (a.number, a.capot) in summarised)
+    ]
+    passes = [r for r in rest if r == "pass"]
+    return passes + texts + [r for r in rest if r != "pass"]
 
 
 def strain_text(word: str | None) -> str:

@@ -139,3 +139,12 @@ def test_the_final_result_follows_the_services_ranking():
     lines = text.splitlines()
     assert lines[1] == "Bram (AI, normal) wins!"
     assert lines[-1].lstrip().startswith("4. You")
+
+
+def test_the_blot_auction_says_what_can_be_bid_in_one_short_line():
+    from bot.ui.text import options_text
+
+    state = get_game("blot").new_match(seed=4)
+    state.apply("bid 9 H")
+    state.apply("bid 30 S capot")
+    assert options_text(state.legal_actions()) == "pass, bid 31-80 S/H/D/C/NT capot, contra"
