@@ -28,7 +28,13 @@ from bot.ui import render
 from bot.ui.actors import actor_of
 from bot.ui.history_items import ReplayButton, replay_view
 from bot.ui.history_picture import rating_trend_png
-from bot.ui.history_text import deal_lines, history_lines, replay_lines, trend_points
+from bot.ui.history_text import (
+    deal_lines,
+    history_lines,
+    reader_names,
+    replay_lines,
+    trend_points,
+)
 from bot.ui.image import render_table_png
 from engine import EngineError, get_game
 
@@ -47,7 +53,8 @@ def _replay_message(
     pos = history.position(replayed.replay, deal, trick)
     text = render.clip("\n".join(replay_lines(replayed.match, replayed.replay, pos)))
     view_at = history.public_view_at(replayed.match, history.actions_until(pos))
-    png = render_table_png(view_at, list(replayed.match.names), title=f"#{table_id}")
+    names = list(reader_names(replayed.match))  # the program's words in the reader's language
+    png = render_table_png(view_at, names, title=f"#{table_id}")
     picture = discord.File(io.BytesIO(png), filename=PICTURE)
     return text, picture, replay_view(table_id, replayed.replay, pos)
 
