@@ -70,7 +70,7 @@ def help_text(game: Game, command: str = "python -m bot play --resume") -> str:
     )
     lines.append(
         t(
-            "'?' lists your legal moves, 't' shows the table again, 'q' quits (resume later "
+            "'?' lists your legal moves, 't' shows the table again, 'q' quits (resume later\n"
             "with '{command}').",
             command=command,
         )
