@@ -59,9 +59,11 @@ class TableFeed:
     decider: tuple[int, int | None] | None = None
     away: frozenset[int] = frozenset()
     thread_tried: bool = False
-    #: loop time of the last table-message edit (rate limit)
-    last_edit: float = float("-inf")
+    #: loop time before which a failed edit is not retried
+    retry_at: float = float("-inf")
     retries: int = 0
+    #: digest of the picture the table message shows (None: no picture)
+    picture: str | None = None
     #: a channel error to tell the players about, once
     problem: str | None = None
     problem_reported: bool = False
@@ -81,9 +83,14 @@ class TableFeed:
         return self.status in ENDED
 
     def pending(self) -> bool:
+        """Anything left to show, the table message's newest state included."""
+        return self.latest is not None or self.work_pending()
+
+    def work_pending(self) -> bool:
+        """Work for the table's own task (the table message's edits are its
+        channel's: ``Presenter._pump``)."""
         return bool(
-            self.latest is not None
-            or self.posts
+            self.posts
             or self.turn is not None
             or self.away_notices
             or self.ping_for is not None

@@ -13,35 +13,54 @@ stops when the table is idle (no polling anywhere).  Each turn of the loop:
    turn's ping goes and the new decider's ping waits for its grace time
    (``pings.py``), posted by this task when it is due;
 3. posts milestones (deal summaries, results), in order;
-4. edits the table message with the newest state -- at most once per
-   ``edit_interval``, with a fresh picture (``render_table_png`` of the
-   spectator view, drawn off the event loop) -- the last update always
-   lands.
+4. hands the table message's newest state to its channel's edit queue.
+
+Edits of table messages are budgeted **per channel** (the channel the
+table message is in; a thread is a channel of its own), because that is
+how Discord counts them: about 5 edits per 5 s, after which it answers 429
+and every table of the channel lags.  One task per channel with tables
+waiting (``_pump``) serves them round-robin (``channel_budget.py``): at
+most ``LIMIT`` edits in any ``LIMIT * edit_interval`` seconds, paced one per
+``edit_interval``, each edit showing the table's newest state (coalesced),
+the table's last state always shown (an ended table's too).  The task
+sleeps until the next slot or retry (a deadline, never a poll) and stops
+when its queue is empty.  ``edit_interval`` 0 turns the budget off (tests).
+
+The picture (``render_table_png`` of the spectator view, drawn off the
+event loop) is attached only when it differs from the one the message
+already shows; otherwise the edit keeps the message's attachment.  Every
+edit is reported to ``edit_listeners`` (an ``EditRecord``) and counted per
+channel (``channel_edits()``), for metrics and the bench.
 
 A channel request that fails (missing permissions) is logged and told to
 the players once per table: in the channel if posting still works, else
 to the next person who clicks (``take_problem``); the table goes on.
 
 Everything the channel sees is in the server's language
-(``Languages.for_server``); the task runs in a context of its own, so it
-never inherits the language of the click that woke it.
+(``Languages.for_server``); the tasks run in a copy of the context that woke
+them with the language reset (``detached``), so they never inherit the
+language of the click, yet keep what a library or test framework keeps in
+context.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import contextvars
+import hashlib
 import inspect
 import io
 import logging
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import N_, Lang, t, using
+from bot.i18n import N_, Lang, set_current, t, using
 from bot.services.models import BOARD_RECORDED, TableInfo, TableUpdate
 from bot.ui import items, render
+from bot.ui.channel_budget import LIMIT, ChannelBudget
 from bot.ui.feed import TableFeed
 from bot.ui.image import render_table_png
 from bot.ui.live_hands import LiveHands
@@ -55,6 +74,8 @@ log = logging.getLogger(__name__)
 #: transient errors (5xx) retried before telling the players
 MAX_RETRIES = 3
 RETRY_SECONDS = 2.0
+#: seconds ``close`` waits for the pending edits to land (within the budget)
+FLUSH_SECONDS = 5.0
 #: a note on the table message, by table status (an ended table) or update kind
 NOTES = {
     "resumed": N_("♻️ The bot restarted: this table was resumed."),
@@ -106,16 +127,62 @@ def board_recorded_message(info: TableInfo) -> dict[str, Any]:
     return {"embed": embed, "view": None, "attachments": []}
 
 
+def detached(coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
+    """A task in a copy of the current context with the language reset:
+    it must not speak the language of the click that started it, but
+    whatever else is kept in context (a library's adapter, a test
+    framework's state) stays."""
+    context = contextvars.copy_context()
+    context.run(set_current, None)
+    return asyncio.create_task(coro, name=name, context=context)
+
+
+@dataclass(frozen=True)
+class EditRecord:
+    """One edit of a table message, as it finished (for metrics, the bench)."""
+
+    channel_id: int
+    table_id: int
+    #: the table's ``seq`` the edit shows
+    seq: int
+    #: loop time the request started and finished
+    started: float
+    finished: float
+    #: bytes of picture uploaded (0: the message kept its picture)
+    picture_bytes: int
+    ok: bool
+
+
 class Presenter:
     def __init__(
-        self, bot: ChannelHost, edit_interval: float, hands: LiveHands, pings: TurnPings
+        self,
+        bot: ChannelHost,
+        edit_interval: float,
+        hands: LiveHands,
+        pings: TurnPings,
+        *,
+        limit: int = LIMIT,
     ) -> None:
         self.bot = bot
+        #: seconds per edit of one channel, on average (0: no budget)
         self.edit_interval = edit_interval
+        self.limit = limit
         self.hands = hands
         self.pings = pings
         self.feeds: dict[int, TableFeed] = {}
         pings.on_due = self._ping_due
+        #: the edit budget and queue of each channel with a table message
+        self.channels: dict[int, ChannelBudget] = {}
+        self._pumps: dict[int, asyncio.Task[None]] = {}
+        self._pump_wake: dict[int, asyncio.Event] = {}
+        #: tables whose edit is in flight
+        self._editing: set[int] = set()
+        #: called with every finished table-message edit (must not block)
+        self.edit_listeners: list[Callable[[EditRecord], None]] = []
+
+    def channel_edits(self) -> dict[int, int]:
+        """Table-message edits made per channel since start (a counter)."""
+        return {channel: budget.edits for channel, budget in self.channels.items()}
 
     # -- entry points (no I/O) ------------------------------------------------------------
     async def on_update(self, update: TableUpdate) -> None:
@@ -162,9 +229,23 @@ class Presenter:
         feed.problem_reported = True
         return feed.problem
 
-    async def close(self) -> None:
+    async def close(self, flush_seconds: float = FLUSH_SECONDS) -> None:
+        """Flush: let the tables' tasks finish and the channels edit what is
+        waiting, within the budget, for at most ``flush_seconds``; then stop
+        whatever is left (pings waiting for their grace time are dropped)."""
         await self.pings.close()
+        try:
+            async with asyncio.timeout(flush_seconds):
+                while True:
+                    tasks = [f.task for f in self.feeds.values() if f.task and not f.task.done()]
+                    tasks += [p for p in self._pumps.values() if not p.done()]
+                    if not tasks:
+                        break
+                    await asyncio.wait(tasks)
+        except TimeoutError:
+            log.warning("presenter: stopped with edits still waiting")
         tasks = [f.task for f in self.feeds.values() if f.task is not None]
+        tasks += list(self._pumps.values())
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -177,20 +258,15 @@ class Presenter:
 
     def _run_soon(self, feed: TableFeed) -> None:
         if feed.task is None or feed.task.done():
-            feed.task = asyncio.create_task(
-                self._run(feed),
-                name=f"cardtable-present-{feed.table_id}",
-                context=contextvars.Context(),
-            )
+            feed.task = detached(self._run(feed), f"cardtable-present-{feed.table_id}")
 
     async def _lang(self, feed: TableFeed) -> Lang:
         return await self.bot.languages.for_server(feed.guild_id)
 
     # -- the per-table task -------------------------------------------------------------------
     async def _run(self, feed: TableFeed) -> None:
-        loop = asyncio.get_running_loop()
         try:
-            while feed.pending():
+            while True:
                 feed.wake.clear()
                 if feed.lobby_post is not None:
                     await self._post_lobby(feed)
@@ -202,56 +278,160 @@ class Presenter:
                     await self._ping(feed)
                 while feed.posts:
                     await self._post_milestone(feed, feed.posts.popleft())
-                if feed.latest is None:
-                    continue
-                if feed.message_id is None:
-                    feed.latest = None  # the front end has not posted it yet
-                    continue
-                wait = feed.last_edit + self.edit_interval - loop.time()
-                if wait > 0:
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(feed.wake.wait(), wait)
-                    continue
-                update, feed.latest = feed.latest, None
-                feed.last_edit = loop.time()
-                await self._edit(feed, update)
+                self._queue_edit(feed)
+                if not feed.work_pending():
+                    break
         except Exception:
             log.exception("table %s: presenting failed", feed.table_id)
         finally:
-            told = feed.problem is None or feed.problem_reported
-            if feed.ended and told and not feed.pending() and self.feeds.get(feed.table_id) is feed:
-                del self.feeds[feed.table_id]
+            self._forget_if_done(feed)
+
+    def _forget_if_done(self, feed: TableFeed) -> None:
+        """An ended table whose last state is shown (and problem told) is
+        forgotten; ``_run`` and ``_pump`` both ask, whichever ends last."""
+        told = feed.problem is None or feed.problem_reported
+        running = feed.task is not None and not feed.task.done()
+        if running and feed.task is not asyncio.current_task():
+            return
+        if (
+            feed.ended
+            and told
+            and not feed.pending()
+            and feed.table_id not in self._editing
+            and self.feeds.get(feed.table_id) is feed
+        ):
+            del self.feeds[feed.table_id]
+
+    # -- the per-channel edit queue ---------------------------------------------------------------
+    def _queue_edit(self, feed: TableFeed) -> None:
+        """Give the table's newest state to its channel's queue (no I/O)."""
+        if feed.latest is None:
+            return
+        if feed.message_id is None or feed.channel_id is None:
+            feed.latest = None  # the front end has not posted it yet
+            return
+        channel = feed.channel_id
+        budget = self.channels.get(channel)
+        if budget is None:
+            budget = self.channels[channel] = ChannelBudget(
+                self.limit, self.limit * self.edit_interval
+            )
+        budget.want(feed.table_id)
+        wake = self._pump_wake.setdefault(channel, asyncio.Event())
+        wake.set()
+        pump = self._pumps.get(channel)
+        if pump is None or pump.done():
+            self._pumps[channel] = detached(self._pump(channel), f"cardtable-channel-{channel}")
+
+    async def _pump(self, channel: int) -> None:
+        """Edit the channel's table messages, one table at a time, within
+        the channel's budget; sleep until the next slot (or retry) only."""
+        loop = asyncio.get_running_loop()
+        budget, wake = self.channels[channel], self._pump_wake[channel]
+        try:
+            while budget.queue:
+                wake.clear()
+                now = loop.time()
+                ready, retry_at = self._ready(channel, budget, now)
+                if not budget.queue:
+                    break
+                slot = budget.next_slot(now)
+                when = slot if ready else max(slot, retry_at)
+                if when > now:
+                    try:
+                        async with asyncio.timeout(when - now):
+                            await wake.wait()
+                    except TimeoutError:
+                        pass
+                    continue
+                table_id = budget.take(ready)
+                feed = self.feeds.get(table_id) if table_id is not None else None
+                if feed is None or feed.latest is None:
+                    continue
+                update, feed.latest = feed.latest, None
+                self._editing.add(feed.table_id)
+                try:
+                    await self._edit(feed, update, budget)
+                finally:
+                    self._editing.discard(feed.table_id)
+                self._queue_edit(feed)  # a newer state (or a retry): back of the queue
+                self._forget_if_done(feed)
+        except Exception:
+            log.exception("channel %s: editing table messages failed", channel)
+        finally:
+            if self._pumps.get(channel) is asyncio.current_task():
+                del self._pumps[channel]
+            if not budget.queue and not budget.started:
+                self.channels.pop(channel, None)
+
+    def _ready(self, channel: int, budget: ChannelBudget, now: float) -> tuple[set[int], float]:
+        """The queued tables that may be edited now, and the earliest retry
+        of the others; tables with nothing left to show, or whose message
+        moved to another channel (a thread), leave this queue."""
+        ready: set[int] = set()
+        retry_at = float("inf")
+        for table_id in list(budget.queue):
+            feed = self.feeds.get(table_id)
+            if feed is None or feed.latest is None or feed.message_id is None:
+                budget.drop(table_id)
+            elif feed.channel_id != channel:
+                budget.drop(table_id)
+                self._queue_edit(feed)
+            elif feed.retry_at > now:
+                retry_at = min(retry_at, feed.retry_at)
+            else:
+                ready.add(table_id)
+        return ready, retry_at
 
     # -- the table message ------------------------------------------------------------------
-    async def _table_message(self, update: TableUpdate) -> dict[str, Any]:
+    async def _table_message(
+        self, update: TableUpdate, shown: str | None = None
+    ) -> tuple[dict[str, Any], str | None, int]:
+        """The message for ``update``; the picture is attached only when its
+        digest differs from ``shown`` (the one the message has).  Returns
+        the content, the picture's digest and the bytes attached."""
         info = update.table
         with using(await self.bot.languages.for_server(info.guild_id)):
-            return await self._table_message_in_language(update)
+            return await self._table_message_in_language(update, shown)
 
-    async def _table_message_in_language(self, update: TableUpdate) -> dict[str, Any]:
+    async def _table_message_in_language(
+        self, update: TableUpdate, shown: str | None
+    ) -> tuple[dict[str, Any], str | None, int]:
         info = update.table
         if info.status == "lobby" or update.view is None:
-            return {
+            content = {
                 "embed": render.lobby_embed(info),
                 "view": items.lobby_view(info),
                 "attachments": [],
             }
+            return content, None, 0
         if update.kind == BOARD_RECORDED:
-            return board_recorded_message(info)
+            return board_recorded_message(info), None, 0
         msgid = NOTES.get(info.status) or NOTES.get(update.kind)
         note = t(msgid) if msgid else ""
         embed = render.table_embed(info, update.view, note=note)
         png = await asyncio.to_thread(picture, info, update)
+        digest = hashlib.blake2b(png, digest_size=16).hexdigest()
         embed.set_image(url="attachment://table.png")
-        return {
-            "embed": embed,
-            "view": items.table_view(info),
-            "attachments": [discord.File(io.BytesIO(png), filename="table.png")],
-        }
+        content: dict[str, Any] = {"embed": embed, "view": items.table_view(info)}
+        if digest == shown:
+            return content, digest, 0  # no "attachments": the message keeps its picture
+        content["attachments"] = [discord.File(io.BytesIO(png), filename="table.png")]
+        return content, digest, len(png)
 
-    async def _edit(self, feed: TableFeed, update: TableUpdate) -> None:
-        content = await self._table_message(update)
-        channel = self.bot.get_partial_messageable(feed.channel_id or 0)
+    async def _edit(
+        self, feed: TableFeed, update: TableUpdate, budget: ChannelBudget | None = None
+    ) -> None:
+        """Edit the table message to ``update``; the request's start is what
+        ``budget`` counts (after the picture is drawn, never before its slot)."""
+        loop = asyncio.get_running_loop()
+        content, digest, size = await self._table_message(update, feed.picture)
+        channel_id = feed.channel_id or 0
+        channel = self.bot.get_partial_messageable(channel_id)
+        ok = False
+        started = loop.time()
+        if budget is not None:
+            budget.record(started)
         try:
             await channel.get_partial_message(feed.message_id or 0).edit(**content)
         except discord.NotFound:
@@ -266,14 +446,22 @@ class Presenter:
             log.warning("table %s: edit failed (%s); retrying", feed.table_id, exc)
             if feed.latest is None:
                 feed.latest = update
-            feed.last_edit += RETRY_SECONDS * feed.retries
+            feed.retry_at = loop.time() + RETRY_SECONDS * feed.retries
         else:
+            ok = True
             feed.retries = 0
             self.bot.metrics.edits.edited(feed.channel_id)
+            feed.picture = digest
+        finally:
+            record = EditRecord(
+                channel_id, feed.table_id, update.table.seq, started, loop.time(), size, ok
+            )
+            for listener in self.edit_listeners:
+                listener(record)
 
     async def _repost(self, feed: TableFeed, update: TableUpdate) -> None:
         """The table message was deleted: post it again and remember where."""
-        content = await self._table_message(update)
+        content, digest, _size = await self._table_message(update)
         files = content.pop("attachments")
         if files:
             content["files"] = files
@@ -283,6 +471,7 @@ class Presenter:
             await self._problem(feed, "repost", exc, post_works=False)
             return
         feed.message_id = message.id
+        feed.picture = digest
         await self.bot.service.set_message(feed.table_id, message_id=message.id)
 
     async def _post_lobby(self, feed: TableFeed) -> None:
