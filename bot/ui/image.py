@@ -1,4 +1,4 @@
-"""The table as a picture for the public channel (Pillow, 960x640 PNG).
+"""The table as a picture for the public channel (Pillow, 960x640 palette PNG).
 
 Drawn only from the spectator view (``state.view(None)``), so it shows
 nothing a channel may not see: the header names the game, the deal, trump,
@@ -11,9 +11,12 @@ Text goes through ``picture_fonts`` (shipped Noto fonts with per-character
 fallback: Turkish, Armenian, Devanagari and colour emoji names render with
 real glyphs); geometry is in ``picture_layout``, the wording in
 ``picture_facts``.  Measured by ``bench/render_speed.py`` (docs/benchmarks.md,
-"Table picture"): the background, card faces and labels are cached, and the
-PNG is written unfiltered at zlib level 1 (``picture_png``: Pillow's own
-encoder spends most of its time choosing row filters).
+"Table picture"): the background, card faces and labels are cached.  The
+PNG has a palette of 256 colours whose first ones are the background's own
+(``picture_png.encode_palette_png``): about 20 KiB instead of 100 for
+truecolour, with the felt and text unchanged.  A channel uploads at most one
+picture a second, so size matters more than the encoder's 30 ms (spent in
+a worker thread).
 """
 
 from __future__ import annotations
@@ -36,13 +39,13 @@ from bot.ui.picture_facts import (
 from bot.ui.picture_fonts import draw_text, fit_text, label
 from bot.ui.picture_layout import HEADER, HEIGHT, WIDTH, name_slots, seat_boxes
 from bot.ui.picture_middle import draw_declarations, draw_dummy, draw_ladder, draw_trick
-from bot.ui.picture_png import encode_png
+from bot.ui.picture_png import encode_palette_png
 from bot.ui.picture_seats import draw_seat
 from bot.ui.picture_tiles import panel
 from engine import Observation, get_game
 from engine.core.cards import SUIT_SYMBOLS
 
-__all__ = ["HEIGHT", "WIDTH", "render_table_png"]
+__all__ = ["HEIGHT", "WIDTH", "render_table_image", "render_table_png"]
 
 ROOM = (16, 34, 26)
 HEADER_FILL = (9, 24, 17)
@@ -72,6 +75,12 @@ def _background() -> Image.Image:
     draw.rectangle((0, 0, WIDTH, HEADER), fill=HEADER_FILL)
     draw.line((0, HEADER, WIDTH, HEADER), fill=(60, 96, 74), width=2)
     return image
+
+
+@cache
+def _background_colours() -> tuple[tuple[int, int, int], ...]:
+    """The background's colours (about 70), first in every picture's palette."""
+    return tuple(colour for _, colour in _background().getcolors(128) or [])
 
 
 def _seat_names(view: Observation, names: Sequence[str]) -> list[str]:
@@ -232,6 +241,18 @@ def render_table_png(
     whose player is away, ``title`` replaces the game's name in the header
     (e.g. "Callbreak — table #12").
     """
+    canvas = render_table_image(view, names, away=away, title=title)
+    return encode_palette_png(canvas, _background_colours())
+
+
+def render_table_image(
+    view: Observation,
+    names: Sequence[str],
+    *,
+    away: Sequence[bool] = (),
+    title: str = "",
+) -> Image.Image:
+    """The table picture in full colour (``render_table_png`` encodes it)."""
     assert view.seat is None, "pictures for the channel render the spectator view"
     canvas = _background().copy()
     seat_names = _seat_names(view, names)
@@ -245,4 +266,4 @@ def render_table_png(
     draw_declarations(canvas, view, seat_names)
     for seat, slot in enumerate(name_slots(seat_names, view.num_seats)):
         draw_seat(canvas, view, seat, boxes[seat], slot, away)
-    return encode_png(canvas, level=1)
+    return canvas

@@ -11,10 +11,10 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageFont, features
+from PIL import Image, ImageChops, ImageFont, ImageStat, features
 
 from bot.ui import picture_fonts
-from bot.ui.image import HEIGHT, WIDTH, render_table_png
+from bot.ui.image import HEIGHT, WIDTH, render_table_image, render_table_png
 from bot.ui.picture_facts import bid_text, contract_text, deal_text, score_text
 from bot.ui.picture_fonts import (
     ARMENIAN,
@@ -80,7 +80,36 @@ def test_every_game_renders_a_picture_mid_game(game, moves):
     image = decode(render_table_png(view, names, title=f"{game} — table #12"))
     assert image.format == "PNG"
     assert image.size == (WIDTH, HEIGHT) == (960, 640)
-    assert image.mode == "RGB"
+    assert image.mode == "P"  # a palette PNG: small to upload (picture_png)
+
+
+#: what one table picture may weigh (issue 22: <= 30 KB uploaded per card played)
+MAX_PICTURE_BYTES = 30_000
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_picture_is_small(game):
+    """Today's pictures weighed 97-112 KiB (truecolour PNG); a channel
+    uploads one per edit, so every game's stays under 30 KB."""
+    for moves in (0, 9, 30, 55):
+        view = play(game, moves, **SMALL_VARIANTS.get(game, {}) if moves == 0 else {})
+        names = (LONG_NAMES * 2)[: view.num_seats]
+        png = render_table_png(view, names, title=f"{game} — table #12")
+        assert len(png) <= MAX_PICTURE_BYTES, (game, moves, len(png))
+
+
+@pytest.mark.parametrize("game", ["callbreak", "backalley", "ladder"])
+def test_the_small_picture_is_as_clear_as_the_full_colour_one(game):
+    """256 colours, the background's own among them: every pixel stays
+    within a shade of the full-colour picture (on average about one level
+    of 255 per channel; anti-aliased edges at most a little more)."""
+    view = play(game, 30)
+    names = (LONG_NAMES * 2)[: view.num_seats]
+    full = render_table_image(view, names, title="Table #12")
+    small = decode(render_table_png(view, names, title="Table #12")).convert("RGB")
+    diff = ImageChops.difference(full, small)
+    assert max(ImageStat.Stat(diff).mean) <= 3.0
+    assert sum(diff.convert("L").histogram()[41:]) == 0, "a pixel changed by more than a shade"
 
 
 @pytest.mark.parametrize("game", GAMES)
