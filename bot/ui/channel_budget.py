@@ -40,8 +40,6 @@ class ChannelBudget:
     started: deque[float] = field(default_factory=deque)
     #: tables with a state waiting, the next to serve first
     queue: deque[int] = field(default_factory=deque)
-    #: edits made in this channel since start (read by metrics)
-    edits: int = 0
 
     @property
     def pace(self) -> float:
@@ -69,10 +67,14 @@ class ChannelBudget:
 
     def record(self, now: float) -> None:
         """An edit of the channel starts now."""
-        self.edits += 1
         self.started.append(now)
         while len(self.started) > self.limit:
             self.started.popleft()
+
+    def idle(self, now: float) -> bool:
+        """Nothing queued and no edit in the window: forgetting this budget
+        changes nothing."""
+        return not self.queue and (not self.started or self.started[-1] + self.window <= now)
 
     def take(self, ready: set[int] | None = None) -> int | None:
         """The next table to edit: the first in the queue (among ``ready``

@@ -21,7 +21,6 @@ sees the table in their own language.
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import io
 import logging
 import time
@@ -38,6 +37,7 @@ from bot.ui import render
 from bot.ui.actors import actor_of
 from bot.ui.image import render_table_png
 from bot.ui.live_hands import TOKEN_LIFETIME
+from bot.ui.tasks import detached
 from engine import Observation
 
 if TYPE_CHECKING:
@@ -136,11 +136,7 @@ class LiveWatchers:
         self.latest[table_id] = update
         task = self.tasks.get(table_id)
         if task is None or task.done():
-            self.tasks[table_id] = asyncio.create_task(
-                self._run(table_id),
-                name=f"cardtable-watch-{table_id}",
-                context=contextvars.Context(),
-            )
+            self.tasks[table_id] = detached(self._run(table_id), f"cardtable-watch-{table_id}")
 
     async def close(self) -> None:
         """Forget every watcher and stop the tasks (the bot is closing)."""

@@ -46,18 +46,18 @@ context.
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import hashlib
 import inspect
 import io
 import logging
-from collections.abc import Callable, Coroutine
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import N_, Lang, set_current, t, using
+from bot.i18n import N_, Lang, t, using
 from bot.services.models import BOARD_RECORDED, TableInfo, TableUpdate
 from bot.ui import items, render
 from bot.ui.channel_budget import LIMIT, ChannelBudget
@@ -66,6 +66,7 @@ from bot.ui.image import render_table_png
 from bot.ui.live_hands import LiveHands
 from bot.ui.pings import TurnPings, away_text
 from bot.ui.replies import clip
+from bot.ui.tasks import detached
 
 if TYPE_CHECKING:
     from bot.ui.host import ChannelHost
@@ -127,16 +128,6 @@ def board_recorded_message(info: TableInfo) -> dict[str, Any]:
     return {"embed": embed, "view": None, "attachments": []}
 
 
-def detached(coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
-    """A task in a copy of the current context with the language reset:
-    it must not speak the language of the click that started it, but
-    whatever else is kept in context (a library's adapter, a test
-    framework's state) stays."""
-    context = contextvars.copy_context()
-    context.run(set_current, None)
-    return asyncio.create_task(coro, name=name, context=context)
-
-
 @dataclass(frozen=True)
 class EditRecord:
     """One edit of a table message, as it finished (for metrics, the bench)."""
@@ -179,10 +170,12 @@ class Presenter:
         self._editing: set[int] = set()
         #: called with every finished table-message edit (must not block)
         self.edit_listeners: list[Callable[[EditRecord], None]] = []
+        self._edits: Counter[int] = Counter()
 
     def channel_edits(self) -> dict[int, int]:
-        """Table-message edits made per channel since start (a counter)."""
-        return {channel: budget.edits for channel, budget in self.channels.items()}
+        """Table-message edit requests made per channel since start (only
+        ever grows: a counter for metrics)."""
+        return dict(self._edits)
 
     # -- entry points (no I/O) ------------------------------------------------------------
     async def on_update(self, update: TableUpdate) -> None:
@@ -313,9 +306,8 @@ class Presenter:
         channel = feed.channel_id
         budget = self.channels.get(channel)
         if budget is None:
-            budget = self.channels[channel] = ChannelBudget(
-                self.limit, self.limit * self.edit_interval
-            )
+            budget = self.channels[channel] = ChannelBudget(self.limit)
+        budget.window = self.limit * self.edit_interval
         budget.want(feed.table_id)
         wake = self._pump_wake.setdefault(channel, asyncio.Event())
         wake.set()
@@ -361,8 +353,9 @@ class Presenter:
         finally:
             if self._pumps.get(channel) is asyncio.current_task():
                 del self._pumps[channel]
-            if not budget.queue and not budget.started:
-                self.channels.pop(channel, None)
+            for key in [k for k, b in self.channels.items() if b.idle(loop.time())]:
+                if key not in self._pumps:
+                    del self.channels[key]
 
     def _ready(self, channel: int, budget: ChannelBudget, now: float) -> tuple[set[int], float]:
         """The queued tables that may be edited now, and the earliest retry
@@ -432,6 +425,7 @@ class Presenter:
         started = loop.time()
         if budget is not None:
             budget.record(started)
+        self._edits[channel_id] += 1
         try:
             await channel.get_partial_message(feed.message_id or 0).edit(**content)
         except discord.NotFound:
