@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.services.actor import Actor
 from bot.services.models import TableUpdate
+from bot.ui import render
 from bot.ui.presenter import EditRecord
 from tests.bot.discord.conftest import start_bot
 from tests.bot.discord.harness import (
@@ -73,6 +74,16 @@ async def play_fast(bot: Any, tables: dict[int, int], moves: int) -> None:
         await asyncio.sleep(0.02)
 
 
+async def shows_latest(bot: Any, fake: FakeDiscord, table_id: int) -> bool:
+    """The table message shows the table's current state (picture aside)."""
+    info, view = await bot.service.public_view(table_id)
+    expected = render.table_embed(info, view).to_dict()
+    shown = dict(table_message(fake, bot, table_id)["embeds"][0])
+    for embed in (shown, expected):
+        embed.pop("image", None)
+    return shown == expected
+
+
 def table_edits(fake: FakeDiscord, bot: Any, channel: int, since: int = 0) -> list[Any]:
     ids = {str(live.message_id) for live in bot.service.tables.values()}
     return [
@@ -116,6 +127,7 @@ async def test_tables_of_a_channel_share_its_edit_budget(fake: FakeDiscord, tmp_
             assert counts[channel] >= len(table_edits(fake, bot, channel, start))
         # every table's last edit shows its last state
         for table_id in tables:
+            assert await shows_latest(bot, fake, table_id)
             shown = [r.seq for r in records if r.table_id == table_id and r.ok]
             assert shown[-1] == bot.service.tables[table_id].info().seq
         # the presenter's tasks ran in the context of the moves that woke them
@@ -201,6 +213,24 @@ async def test_a_failed_edit_is_retried_with_the_newest_state(
         assert [r.ok for r in records][:1] == [False]
         assert all(r.ok for r in records[1:])
         assert records[-1].ok and records[-1].seq == bot.service.tables[table_id].info().seq
+    finally:
+        await settle()
+        await bot.close()
+
+
+async def test_closing_flushes_every_table_s_last_state(fake: FakeDiscord, tmp_path: Any) -> None:
+    """The bot stops while edits wait for the channel's budget: close()
+    lands each table's last state (within the budget), then stops."""
+    bot = await start_bot(tmp_path, edit_interval=INTERVAL)
+    try:
+        ids = [
+            await start_in(bot, fake, tuple(range(300 + 10 * n, 304 + 10 * n)), CHANNEL)
+            for n in range(3)
+        ]
+        await play_fast(bot, dict.fromkeys(ids, CHANNEL), moves=6)
+        await bot.presenter.close()
+        for table_id in ids:
+            assert await shows_latest(bot, fake, table_id)
     finally:
         await settle()
         await bot.close()
