@@ -82,5 +82,5 @@ def encode_palette_png(image: Image.Image, base: Sequence[tuple[int, int, int]] 
     palette.putpalette(flat)
     indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
     out = BytesIO()
-    indexed.save(out, "PNG", compress_level=9)
+    indexed.save(out, "PNG", compress_level=8)
     return out.getvalue()
