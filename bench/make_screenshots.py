@@ -6,6 +6,10 @@ Writes table-batak.png (dummy face up, a trick in progress), table-ladder.png
 (pile, requirement, tableaus) and table-callbreak.png (bids, tricks, last
 trick), with names in Turkish, Armenian, Devanagari and emoji: the picture
 must draw all of them with real glyphs.
+
+Also writes the Callbreak picture as a truecolour PNG (what the channel got
+before issue 22, ``picture-truecolour.png``) and as the palette PNG it gets
+now (``picture-palette.png``): the pair to compare by eye, with their sizes.
 """
 
 from __future__ import annotations
@@ -18,7 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.ui.image import render_table_png
+from bot.ui.image import render_table_image, render_table_png
+from bot.ui.picture_png import encode_png
 from engine import MatchState, Observation, get_game
 
 NAMES = ["Şükrü Ağaoğlu", "Արամ Խաչատրյան", "सुनिता", "🃏 Ada"]
@@ -78,6 +83,13 @@ def main() -> None:
         path = out / f"table-{name}.png"
         path.write_bytes(render_table_png(view, NAMES, away=away, title=title))
         print(path)
+    view, title = pictures["callbreak"]
+    away = [False, False, False, True]
+    before = encode_png(render_table_image(view, NAMES, away=away, title=title), level=1)
+    after = render_table_png(view, NAMES, away=away, title=title)
+    for name, data in (("picture-truecolour.png", before), ("picture-palette.png", after)):
+        (out / name).write_bytes(data)
+        print(out / name, f"{len(data) / 1024:.0f} KiB")
 
 
 if __name__ == "__main__":

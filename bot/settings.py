@@ -77,7 +77,8 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     #: "text" (default) or "json": one JSON object per log line (bot/logs.py)
     log_format: str = "text"
-    #: seconds between two edits of one table message (rate limits)
+    #: seconds between two table-message edits in one channel (its tables take turns;
+    #: at most 5 in any 5 * edit_interval s: Discord's per-channel limit at 1.0)
     edit_interval: float = 1.0
     #: AI worker processes (None: the number of cores minus one, at least 1; 0: in-process)
     ai_workers: int | None = Field(default=None, ge=0, le=64)
