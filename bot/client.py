@@ -166,7 +166,8 @@ class CardBot(commands.Bot):
         2. ``service.close``: resuming, deadlines and the AI drivers stop,
            the AI worker pool is closed, and the group-commit queue is
            drained -- every move a player was told about is stored;
-        3. ``presenter.close``: pending table-message edits are dropped
+        3. ``presenter.close``: pending table-message edits are flushed
+           within each channel's edit budget for at most 5 s, then dropped
            (the next start redraws every live table);
         4. the "restarting" answers still in flight are sent;
         5. the health endpoint stops (``/healthz`` reads the store);
