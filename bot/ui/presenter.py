@@ -356,6 +356,7 @@ class Presenter:
             for key in [k for k, b in self.channels.items() if b.idle(loop.time())]:
                 if key not in self._pumps:
                     del self.channels[key]
+                    self._pump_wake.pop(key, None)
 
     def _ready(self, channel: int, budget: ChannelBudget, now: float) -> tuple[set[int], float]:
         """The queued tables that may be edited now, and the earliest retry
