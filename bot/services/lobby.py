@@ -287,6 +287,13 @@ class LobbyMixin:
         async with old.lock:
             if old.status != "finished":
                 raise WrongStatus("a rematch is offered once the game is over", "not_finished")
+            if old.info().private:
+                # a tournament's board table: the tournament deals its next boards
+                raise WrongStatus(
+                    "a tournament's board table has no rematch: the tournament deals the next "
+                    "board",
+                    "board_table",
+                )
             seat = old.seat_of(actor.user_id)
             if seat is None or not old.seats[seat].human:
                 raise NotSeated("only the players of this table can ask for a rematch")

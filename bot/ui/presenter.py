@@ -399,7 +399,9 @@ class Presenter:
                 "attachments": [],
             }
             return content, None, 0
-        if update.kind == BOARD_RECORDED:
+        if update.kind == BOARD_RECORDED or (info.private and info.status == "finished"):
+            # a board table whose match was the board (a one-deal match) ends
+            # like any other board table: recorded, no Rematch
             return board_recorded_message(info), None, 0
         msgid = NOTES.get(info.status) or NOTES.get(update.kind)
         note = t(msgid) if msgid else ""
