@@ -163,7 +163,9 @@ class CardBot(commands.Bot):
 
         1. ``stop_taking_clicks``: every interaction from now on is answered
            "restarting, nothing was changed" and reaches no handler;
-        2. ``service.close``: resuming, deadlines and the AI drivers stop,
+        2. ``service.close``: the services working through it stop first
+           (tournaments: a board being recorded is finished by the next
+           start), then resuming, deadlines and the AI drivers stop,
            the AI worker pool is closed, and the group-commit queue is
            drained -- every move a player was told about is stored;
         3. ``presenter.close``: pending table-message edits are flushed

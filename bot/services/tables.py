@@ -165,6 +165,8 @@ class TableService(ResumeMixin, LobbyMixin, TurnsMixin):
         self._resuming: asyncio.Task[None] | None = None
         #: other services' rules on who may see a table's cards (``add_view_check``)
         self.view_checks: list[ViewCheck] = []
+        #: other services' stops, run first by ``close`` (``add_close_step``)
+        self.close_steps: list[Callable[[], Awaitable[None]]] = []
         #: set by ``close``: no AI driver starts from then on (a move still in
         #: flight when the bot stops must not wake the closed AI pool)
         self.closing = False
@@ -179,10 +181,16 @@ class TableService(ResumeMixin, LobbyMixin, TurnsMixin):
 
     # -- life cycle ---------------------------------------------------------------------
     async def close(self) -> None:
-        """Stop resuming, deadlines and AI seats, close the AI pool, and wait
-        until every move submitted to the store is committed.  Whoever still
+        """Stop the services working through this one (``add_close_step``),
+        resuming, deadlines and AI seats, close the AI pool, and wait until
+        every move submitted to the store is committed.  Whoever still
         waits on ``started()`` gets ``ServiceNotStarted``."""
         self.closing = True
+        for step in list(self.close_steps):
+            try:
+                await step()
+            except Exception:
+                log.exception("a service working through the tables did not stop cleanly")
         self._not_started(ServiceNotStarted("the table service was closed before it started"))
         if self._resuming is not None and not self._resuming.done():
             self._resuming.cancel()
@@ -198,6 +206,14 @@ class TableService(ResumeMixin, LobbyMixin, TurnsMixin):
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         self.subscribers.append(callback)
         return lambda: self.subscribers.remove(callback)
+
+    def add_close_step(self, step: Callable[[], Awaitable[None]]) -> Callable[[], None]:
+        """Another service that works through this one (tournaments) stops
+        first when this one closes: while its tables still run, before the
+        AI drivers stop and the last moves are stored.  Returns the
+        function that removes it."""
+        self.close_steps.append(step)
+        return lambda: self.close_steps.remove(step)
 
     def add_view_check(self, check: ViewCheck) -> Callable[[], None]:
         """Another service's rule on who may see a table's cards: ``check(info,

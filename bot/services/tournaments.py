@@ -228,6 +228,7 @@ class TournamentService:
         self.table_listeners: list[Callable[[int], Awaitable[None]]] = []
         self._unsubscribe: Callable[[], None] | None = None
         self._unview: Callable[[], None] | None = None
+        self._unclose: Callable[[], None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- life cycle -----------------------------------------------------------------------
@@ -238,6 +239,11 @@ class TournamentService:
             self._unsubscribe = self.tables.subscribe(self._on_update)
         if self._unview is None:
             self._unview = self.tables.add_view_check(self.check_view)
+        if self._unclose is None:
+            # stop before the tables do: a board being recorded as the bot
+            # stops is recorded (and its tables ended) by the next start,
+            # from the tables' stored moves, while its front end shows it
+            self._unclose = self.tables.add_close_step(self.close)
 
     async def resume(self) -> None:
         """Reload the unfinished tournaments and bring each up to date with
@@ -254,8 +260,38 @@ class TournamentService:
         for tour in list(self.live.values()):
             if tour.status == PLAYING:
                 await self._reconcile(tour)
+        await self._end_recorded_tables()
+
+    async def _end_recorded_tables(self) -> None:
+        """After a restart: a board table still open although its board is
+        recorded -- the bot stopped (SIGTERM, a crash) between saving the
+        board and ending its table -- is ended now, as it would have been:
+        left open, it would play on a match whose later deals belong to no
+        board, pinging its people, and never say its board was recorded.
+        A tournament no longer running (over: not reloaded) has every
+        board recorded."""
+        for live in list(self.tables.tables.values()):
+            tournament_id = tournament_of(live.host_id)
+            if tournament_id is None or live.status not in ("lobby", "playing"):
+                continue
+            tour = self.live.get(tournament_id)
+            if tour is not None:
+                where = self.boards.get(live.id)
+                if where is None or not tour.duplicate.board_over(where[1], where[2]):
+                    continue
+            else:
+                record = await self.store.get(tournament_id)
+                if record is None or record.status in ACTIVE:
+                    continue
+            table_no = (-live.host_id - 1) % DIRECTOR_SPAN
+            await self._end_table(tournament_id, table_no, live.id)
 
     async def close(self) -> None:
+        """Stop following the tables and cancel the recordings in flight
+        (``resume`` after a restart finishes them from the stored moves)."""
+        if self._unclose is not None:
+            self._unclose()
+            self._unclose = None
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
