@@ -26,7 +26,7 @@ import contextvars
 import re
 import time
 from collections import Counter as Tally
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -70,9 +70,11 @@ def route_of_path(path: str) -> str:
 
 
 class ChannelEdits:
-    """Table-message edits, per channel in memory, shown without unbounded
-    labels: the total, how many channels were edited, and the
-    ``shown`` busiest channels each as a series labelled with its id.
+    """Table-message edit requests per channel, as the presenter counts them
+    (``Presenter.channel_edits``: every request, the failed and rate-limited
+    ones included, which is what Discord's per-channel limit counts), shown
+    without unbounded labels: the total, how many channels were edited, and
+    the ``shown`` busiest channels each as a series labelled with its id.
 
     Why not one series per channel: a bot in thousands of servers would
     make thousands of series that live forever.  Discord limits edits per
@@ -80,31 +82,30 @@ class ChannelEdits:
     count only grows, so its series is a proper counter even when it drops
     out of the top and comes back later (``rate()`` handles the gap)."""
 
-    def __init__(self, shown: int = EDIT_CHANNELS_SHOWN) -> None:
+    def __init__(
+        self, counts: Callable[[], Mapping[int, int]], shown: int = EDIT_CHANNELS_SHOWN
+    ) -> None:
+        self.counts = counts
         self.shown = shown
-        self.by_channel: Tally[int] = Tally()
-        self.total = 0
-
-    def edited(self, channel_id: int | None) -> None:
-        self.total += 1
-        if channel_id is not None:
-            self.by_channel[channel_id] += 1
 
     def collect(self) -> Iterator[Metric]:
+        by_channel = Tally(self.counts())
         yield CounterMetricFamily(
-            "cardtable_table_edits", "Table-message edits sent to Discord", value=self.total
+            "cardtable_table_edits",
+            "Table-message edit requests sent to Discord",
+            value=sum(by_channel.values()),
         )
         yield GaugeMetricFamily(
             "cardtable_table_edit_channels",
             "Channels whose table message was edited since start",
-            value=len(self.by_channel),
+            value=len(by_channel),
         )
         busiest = CounterMetricFamily(
             "cardtable_table_edits_busiest",
-            f"Table-message edits of the {self.shown} busiest channels (by edits since start)",
+            f"Table-message edit requests of the {self.shown} busiest channels (since start)",
             labels=["channel"],
         )
-        for channel_id, count in self.by_channel.most_common(self.shown):
+        for channel_id, count in by_channel.most_common(self.shown):
             busiest.add_metric([str(channel_id)], count)
         yield busiest
 
@@ -159,7 +160,6 @@ class Metrics(ServiceObserver):
             ["method", "route"],
             registry=r,
         )
-        self.edits = ChannelEdits()
         self._children: dict[tuple[str, ...], Any] = {}
         self._routes: set[str] = set()
         #: aiohttp trace for discord.py's session (``Client(http_trace=...)``)
@@ -244,7 +244,8 @@ class Metrics(ServiceObserver):
         bot.service.thinker.observer = self
         bot.store.writer.group.on_batch = self.batch_written
         self.watch_http(bot.http)
-        self.registry.register(BotCollector(bot, self.edits))
+        edits = ChannelEdits(bot.presenter.channel_edits)
+        self.registry.register(BotCollector(bot, edits))
 
     def exposition(self) -> bytes:
         """The Prometheus text format of every metric."""

@@ -23,19 +23,6 @@ if TYPE_CHECKING:
     from bot.ui.live_hands import LiveHands
 
 
-class EditCount(Protocol):
-    """The metrics' count of message edits (``bot.metrics.ChannelEdits``)."""
-
-    def edited(self, channel_id: int | None) -> None: ...
-
-
-class CountsEdits(Protocol):
-    """The bot's metrics as the presenter sees them (``bot.metrics.Metrics``)."""
-
-    @property
-    def edits(self) -> EditCount: ...
-
-
 class ChannelHost(Protocol):
     """What the presenter and the turn pings use: the service, each
     person's and server's language, and discord.py's REST side."""
@@ -48,9 +35,6 @@ class ChannelHost(Protocol):
 
     @property
     def http(self) -> HTTPClient: ...
-
-    @property
-    def metrics(self) -> CountsEdits: ...
 
     def get_partial_messageable(
         self,
@@ -86,9 +70,18 @@ class ClickHost(Protocol):
     def presenter(self) -> TableMessages: ...
 
 
+class EditCounts(Protocol):
+    """The presenter's count of table-message edits per channel."""
+
+    def channel_edits(self) -> dict[int, int]: ...
+
+
 class ProcessHost(Protocol):
-    """What the health checks and the metrics read: the service, the store
-    and discord.py's REST side."""
+    """What the health checks and the metrics read: the service, the store,
+    the presenter's edit counts and discord.py's REST side."""
+
+    @property
+    def presenter(self) -> EditCounts: ...
 
     @property
     def service(self) -> TableService: ...

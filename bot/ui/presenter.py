@@ -447,7 +447,6 @@ class Presenter:
         else:
             ok = True
             feed.retries = 0
-            self.bot.metrics.edits.edited(feed.channel_id)
             feed.picture = digest
         finally:
             record = EditRecord(
