@@ -2,15 +2,20 @@
 table message is, through the offline Discord harness.
 
 python bench/channel_rate.py [--tables 1 3 10] [--seconds 40] [--latency 0.2]
-                             [--think 0] [--edit-interval 1.0]
+                             [--think 0] [--edit-interval 1.0] [--humans 4]
 
 For each count of tables: that many 4-person Callbreak tables in one
 channel (``tests/bot/discord/harness.py``, every REST and webhook request
-taking ``--latency`` s), four people at each.  People click as fast as the
-bot allows: the next person moves one request's latency after the previous
-move (the time their live hand takes to show their turn), plus a thinking
-time drawn uniformly from 0 to twice ``--think`` seconds (seeded; 0: no
-thinking at all, every table busy all the time).  They play for
+taking ``--latency`` s), ``--humans`` people at each and AI (easy) in the
+other seats.  People click as fast as the bot allows: a person can move
+only when it is their turn, and sees it in their live hand (an ephemeral
+message, outside the channel's budget: they never wait for the table
+message), so the next person moves one request's latency after the
+previous move (the time their hand takes to show their turn), plus a
+thinking time drawn uniformly from 0 to twice ``--think`` seconds (seeded;
+0: no thinking at all, every table busy all the time).  An AI seat moves
+by itself the moment it is its turn; the person after it is checked one
+latency later.  They play for
 ``--seconds``, then stop; the bench waits until every table message shows
 its table's last state.
 
@@ -56,6 +61,8 @@ from tests.bot.discord.harness import (
 )
 
 WINDOW = 5.0
+#: seats of a Callbreak table
+SEATS = 4
 
 
 async def new_table(bot: CardBot, fake: FakeDiscord, humans: tuple[int, ...]) -> int:
@@ -65,6 +72,8 @@ async def new_table(bot: CardBot, fake: FakeDiscord, humans: tuple[int, ...]) ->
     table_id = max(bot.service.tables)
     for user in humans[1:]:
         await click(bot, fake, table_message(fake, bot, table_id), r":join:", user)
+    for _ in range(SEATS - len(humans)):
+        await click(bot, fake, table_message(fake, bot, table_id), r":ai:easy", humans[0])
     await click(bot, fake, table_message(fake, bot, table_id), r":start:", humans[0])
     assert bot.service.tables[table_id].status == "playing"
     return table_id
@@ -126,7 +135,8 @@ async def run(args: argparse.Namespace, fake: FakeDiscord, db: Path, tables: int
     await bot.login("fake-token")
     await settle()
     ids = [
-        await new_table(bot, fake, tuple(range(100 + 10 * n, 104 + 10 * n))) for n in range(tables)
+        await new_table(bot, fake, tuple(range(100 + 10 * n, 100 + 10 * n + args.humans)))
+        for n in range(tables)
     ]
     loop = asyncio.get_running_loop()
     moves: dict[int, list[tuple[int, float]]] = {t: [] for t in ids}
@@ -181,10 +191,12 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.2)
     parser.add_argument("--think", type=float, default=0.0)
     parser.add_argument("--edit-interval", type=float, default=1.0)
+    parser.add_argument("--humans", type=int, default=SEATS, choices=range(1, SEATS + 1))
     args = parser.parse_args()
     print(
         f"one channel, 4-person Callbreak tables, {args.seconds:.0f} s of play, "
-        f"latency {args.latency} s, think {args.think} s, edit interval {args.edit_interval} s"
+        f"latency {args.latency} s, think {args.think} s, edit interval {args.edit_interval} s, "
+        f"humans {args.humans}, AI (easy) {SEATS - args.humans} per table"
     )
     print(
         "| tables | moves | cards | edits | max edits / 5 s | staleness p50 | p99 | max "

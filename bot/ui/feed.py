@@ -59,6 +59,8 @@ class TableFeed:
     decider: tuple[int, int | None] | None = None
     away: frozenset[int] = frozenset()
     thread_tried: bool = False
+    #: loop time the oldest change not yet on the table message arrived
+    since: float = 0.0
     #: loop time before which a failed edit is not retried
     retry_at: float = float("-inf")
     retries: int = 0
@@ -81,6 +83,11 @@ class TableFeed:
     @property
     def ended(self) -> bool:
         return self.status in ENDED
+
+    @property
+    def ai_to_act(self) -> bool:
+        """An AI seat decides now: its move follows within milliseconds."""
+        return self.status == "playing" and self.decider is not None and self.decider[1] is None
 
     def pending(self) -> bool:
         """Anything left to show, the table message's newest state included."""

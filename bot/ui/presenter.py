@@ -22,7 +22,10 @@ and every table of the channel lags.  One task per channel with tables
 waiting (``_pump``) serves them round-robin (``channel_budget.py``): at
 most ``LIMIT`` edits in any ``LIMIT * edit_interval`` seconds, paced one per
 ``edit_interval``, each edit showing the table's newest state (coalesced),
-the table's last state always shown (an ended table's too).  The task
+the table's last state always shown (an ended table's too).  While an AI
+seat is to act, a table waits up to ``SETTLE`` of an interval after its
+oldest unshown change, so the edit shows the AI's answer (milliseconds
+later) too instead of costing another edit a slot later.  The task
 sleeps until the next slot or retry (a deadline, never a poll) and stops
 when its queue is empty.  ``edit_interval`` 0 turns the budget off (tests).
 
@@ -75,6 +78,10 @@ log = logging.getLogger(__name__)
 #: transient errors (5xx) retried before telling the players
 MAX_RETRIES = 3
 RETRY_SECONDS = 2.0
+#: while an AI seat is to act, a table's edit waits this fraction of
+#: ``edit_interval`` after its oldest unshown change (0.15 s in production),
+#: so the edit shows the AI's answer too instead of costing a second edit
+SETTLE = 0.15
 #: seconds ``close`` waits for the pending edits to land (within the budget)
 FLUSH_SECONDS = 5.0
 #: a note on the table message, by table status (an ended table) or update kind
@@ -180,6 +187,8 @@ class Presenter:
     # -- entry points (no I/O) ------------------------------------------------------------
     async def on_update(self, update: TableUpdate) -> None:
         feed = self._feed(update.table.id)
+        if feed.latest is None:
+            feed.since = asyncio.get_running_loop().time()
         before = feed.decider
         feed.absorb(update)
         if update.kind == "action" and before is not None and feed.decider == before:
@@ -360,7 +369,8 @@ class Presenter:
 
     def _ready(self, channel: int, budget: ChannelBudget, now: float) -> tuple[set[int], float]:
         """The queued tables that may be edited now, and the earliest retry
-        of the others; tables with nothing left to show, or whose message
+        of the others (a failed edit, or a table settling while its AI
+        answers: ``SETTLE``); tables with nothing left to show, or whose message
         moved to another channel (a thread), leave this queue."""
         ready: set[int] = set()
         retry_at = float("inf")
@@ -373,6 +383,8 @@ class Presenter:
                 self._queue_edit(feed)
             elif feed.retry_at > now:
                 retry_at = min(retry_at, feed.retry_at)
+            elif feed.ai_to_act and feed.since + SETTLE * self.edit_interval > now:
+                retry_at = min(retry_at, feed.since + SETTLE * self.edit_interval)
             else:
                 ready.add(table_id)
         return ready, retry_at

@@ -234,3 +234,40 @@ async def test_closing_flushes_every_table_s_last_state(fake: FakeDiscord, tmp_p
     finally:
         await settle()
         await bot.close()
+
+
+async def test_a_move_answered_by_ai_is_shown_with_the_answers(
+    fake: FakeDiscord, tmp_path: Any
+) -> None:
+    """One person and three AI seats: the person's move and the AI moves
+    that answer it within milliseconds are shown by one edit (the table
+    settles briefly while an AI seat is to act), not by an edit of the move
+    alone and another one a budget slot later."""
+    bot = await start_bot(tmp_path)  # no budget while the table is set up
+    records: list[EditRecord] = []
+    moved: list[int] = []
+
+    async def seen(update: TableUpdate) -> None:
+        if update.kind == "action":
+            moved.append(update.table.seq)
+
+    try:
+        send(bot, fake, 2, fake.slash("table", "new", game="callbreak", options="rounds=1"), 31)
+        await settle()
+        table_id = max(bot.service.tables)
+        for _ in range(3):
+            await click(bot, fake, table_message(fake, bot, table_id), r":ai:easy", 31)
+        await click(bot, fake, table_message(fake, bot, table_id), r":start:", 31)
+        await settle()
+        assert decider_user(bot, table_id) == 31
+        bot.presenter.edit_interval = 1.0  # production's budget, from a quiet channel
+        bot.presenter.edit_listeners.append(records.append)
+        bot.service.subscribe(seen)
+        await play_fast(bot, {table_id: CHANNEL}, moves=1)
+        await settle()
+        assert len(moved) >= 2, "no AI seat answered the move"
+        assert [r.seq for r in records] == [moved[-1]]
+        assert await shows_latest(bot, fake, table_id)
+    finally:
+        await settle()
+        await bot.close()
