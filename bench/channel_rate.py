@@ -43,11 +43,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.client import CardBot
+from bot.discord.client import CardBot
+from bot.discord.presenter import EditRecord
 from bot.services.actor import Actor
 from bot.services.models import TableUpdate
 from bot.settings import Settings
-from bot.ui.presenter import EditRecord
 from tests.bot.discord.harness import (
     CHANNEL,
     GUILD,

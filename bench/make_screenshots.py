@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.ui.image import render_table_image, render_table_png
-from bot.ui.picture_png import encode_png
+from bot.render.picture.png import encode_png
+from bot.render.picture.table import render_table_image, render_table_png
 from engine import MatchState, Observation, get_game
 
 NAMES = ["Şükrü Ağaoğlu", "Արամ Խաչատրյան", "सुनिता", "🃏 Ada"]

@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.ui.image import render_table_png
+from bot.render.picture.table import render_table_png
 from engine import GAMES, Observation, get_game
 
 #: realistic long display names, one per script, cycled over the seats

@@ -19,8 +19,8 @@ import os
 import sys
 from collections.abc import Sequence
 
-from bot import ops_cli
-from bot.cli_args import (
+from bot.cli import ops_commands as ops_cli
+from bot.cli.args import (
     SEED_MAX,
     CliParser,
     agent_arg,
@@ -127,13 +127,13 @@ def build_parser() -> tuple[CliParser, CliParser]:
     from bot.rulebook import add_parser as add_rules_parser
 
     add_rules_parser(sub)  # python -m bot rules <game> (bot/rulebook)
-    from bot.replay_cli import add_parser as add_replay_parser
+    from bot.cli.replay import add_parser as add_replay_parser
 
-    add_replay_parser(sub)  # python -m bot replay TABLE (bot/replay_cli.py)
-    ops_cli.register(sub)  # backup, restore, migrate-data, doctor (bot/ops_cli.py)
-    from bot.health import add_parser as add_health_parser
+    add_replay_parser(sub)  # python -m bot replay TABLE (bot/cli/replay.py)
+    ops_cli.register(sub)  # backup, restore, migrate-data, doctor (bot/cli/ops_commands.py)
+    from bot.discord.health import add_parser as add_health_parser
 
-    add_health_parser(sub)  # python -m bot health (bot/health.py)
+    add_health_parser(sub)  # python -m bot health (bot/discord/health.py)
     return parser, play
 
 
@@ -146,11 +146,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return cli_rules(args)
     if command == "replay":
-        from bot.replay_cli import cli_replay
+        from bot.cli.replay import cli_replay
 
         return cli_replay(args)
     if command == "health":
-        from bot.health import cli_health
+        from bot.discord.health import cli_health
 
         return cli_health(args)
     if command is None:
@@ -173,10 +173,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command in ops_cli.COMMANDS:
         return ops_cli.main(args)
     if command == "run":
-        from bot.run import run_bot
+        from bot.discord.run import run_bot
 
         return run_bot()
-    from bot.terminal import play_terminal
+    from bot.cli.terminal import play_terminal
 
     options = _options(play, args)
     db_url = f"sqlite+aiosqlite:///{args.db}" if args.db else None

@@ -1,14 +1,14 @@
 """Log lines that say which table they are about.
 
 ``python -m bot run`` puts ``TableFilter`` and one of the two formatters on
-its one stderr handler (``bot.run.configure_logging``):
+its one stderr handler (``bot.discord.run.configure_logging``):
 
 * ``TableFilter`` gives every record a ``table`` attribute: the table id
   given explicitly (``log.info(..., extra={"table": 12})``), else the one set
   for the current task with ``table_context(12)``, else the one the message
   names -- the service and the UI write "table %s: ..." or "table #%s ..." --,
   else None;
-* ``TextFormatter``: ``2026-01-02 10:11:12,345 WARNING bot.ui.presenter table=12: edit failed``
+* ``TextFormatter``: ``2026-01-02 10:11:12,345 WARNING bot.discord.presenter table=12: edit failed``
   (no ``table=`` part when the line is about no table);
 * ``JsonFormatter`` (``LOG_FORMAT=json``): one JSON object per line with
   ``time``, ``level``, ``logger``, ``message``, ``table`` (when known) and

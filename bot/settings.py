@@ -94,7 +94,7 @@ class Settings(BaseSettings):
     #: the shards this process runs ("0,1" or "0-3"); empty: all of them
     shard_ids: Annotated[list[int] | None, NoDecode] = None
 
-    #: the /healthz and /metrics endpoint (bot/health.py): off unless a port
+    #: the /healthz and /metrics endpoint (bot/discord/health.py): off unless a port
     #: is given (0: any free port); bound to HEALTH_HOST
     health_port: int | None = Field(default=None, ge=0, le=65535)
     health_host: str = "127.0.0.1"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import discord
 
-from bot.cogs.tables import NEEDED, NEEDED_FOR_THREADS
+from bot.discord.cogs.tables import NEEDED, NEEDED_FOR_THREADS
 from bot.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -256,13 +256,13 @@ def curl_form(command: Command) -> Callable[[], None]:
     on the port the image listens on."""
 
     def check() -> None:
-        from bot.health import HealthServer
+        from bot.discord.health import HealthServer
 
         url = next(a for a in command.argv[1:] if a.startswith("http"))
         found = re.fullmatch(r"http://127\.0\.0\.1:(\d+)(/\w+)", url)
         assert found, url
         assert f"HEALTH_PORT={found.group(1)}" in (ROOT / "Dockerfile").read_text(encoding="utf-8")
-        source = (ROOT / "bot" / "health.py").read_text(encoding="utf-8")
+        source = (ROOT / "bot" / "discord" / "health.py").read_text(encoding="utf-8")
         assert f'add_get("{found.group(2)}"' in source, f"{HealthServer.__name__}: no {url}"
 
     return check
@@ -270,7 +270,9 @@ def curl_form(command: Command) -> Callable[[], None]:
 
 def metric_named(name: str) -> Callable[[], None]:
     def check() -> None:
-        assert f'"{name}"' in (ROOT / "bot" / "metrics.py").read_text(encoding="utf-8"), name
+        assert f'"{name}"' in (ROOT / "bot" / "discord" / "metrics.py").read_text(
+            encoding="utf-8"
+        ), name
 
     return check
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.cli_args import AGENTS as TERMINAL_AGENTS
+from bot.cli.args import AGENTS as TERMINAL_AGENTS
 from bot.i18n import LOCALES, using
 from bot.i18n.terms import rank_text
 from bot.services.policy import DIFFICULTIES

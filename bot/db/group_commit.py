@@ -121,7 +121,7 @@ class GroupCommit:
         self.writes = 0
         self.moves = 0
         self.largest = 0
-        #: told of every batch written: (seconds, writes in it) -- ``bot.metrics``
+        #: told of every batch written: (seconds, writes in it) -- ``bot.discord.metrics``
         self.on_batch: Callable[[float, int], None] | None = None
         #: when the batch now on its way began (the loop's clock), else None
         self.writing_since: float | None = None

@@ -1,6 +1,6 @@
 """The translation layer: every text a player or moderator reads goes through here.
 
-Usage, everywhere in ``bot/ui``, ``bot/cogs``, ``bot/terminal.py`` and the
+Usage, everywhere in ``bot/discord``, ``bot/render``, ``bot/cli/terminal.py`` and the
 service's refusals::
 
     from bot.i18n import N_, t, tn, tp

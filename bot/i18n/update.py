@@ -58,7 +58,7 @@ KEYWORDS = (
 
 @contextlib.contextmanager
 def _in_root() -> Iterator[None]:
-    """Locations in the catalogues read ``bot/ui/render.py``, not a machine's path."""
+    """Locations in the catalogues read ``bot/render/messages.py``, not a machine's path."""
     before = Path.cwd()
     os.chdir(ROOT)
     try:

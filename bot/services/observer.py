@@ -1,5 +1,5 @@
 """What the service tells an observer as it works (act latency, moves, AI
-decisions), so that ``bot.metrics`` can count them without the service
+decisions), so that ``bot.discord.metrics`` can count them without the service
 importing Prometheus.
 
 The default observer does nothing: the terminal and most tests never set
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 
 class ServiceObserver:
-    """The hooks, each a no-op here (``bot.metrics.Metrics`` overrides them)."""
+    """The hooks, each a no-op here (``bot.discord.metrics.Metrics`` overrides them)."""
 
     def act_done(self, game: str, seconds: float) -> None:
         """A person's move was stored and applied, ``seconds`` after the

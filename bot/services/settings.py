@@ -21,7 +21,7 @@ from engine import get_game
 from engine.core.game import Game
 
 TURN_SECONDS = (0, 3600)  # 0 = no timer
-#: a turn ping waits this long for the player to act first (bot.ui.pings)
+#: a turn ping waits this long for the player to act first (bot.discord.pings)
 PING_AFTER_DEFAULT = 10
 PING_AFTER = (0, 600)  # 0 = ping as the turn starts
 GUILD_DEFAULTS: dict[str, Any] = {

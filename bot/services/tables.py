@@ -172,7 +172,7 @@ class TableService(ResumeMixin, LobbyMixin, TurnsMixin):
         self.closing = False
         #: tables found at start (``resume_progress``)
         self._found_at_start = 0
-        #: told of act latencies and stored moves (``bot.metrics``)
+        #: told of act latencies and stored moves (``bot.discord.metrics``)
         self.observer: ServiceObserver = NO_OBSERVER
         #: resolved by ``start`` (``started()``), made on the running loop
         self._started: asyncio.Future[None] | None = None

@@ -225,7 +225,7 @@ class Thinker:
             ("decisions", "on_loop", "computed", "fallback_failures", "restarts"), 0
         )
         self._fallbacks: dict[str, int] = {}
-        #: told how long each decision took (``bot.metrics``)
+        #: told how long each decision took (``bot.discord.metrics``)
         self.observer: ServiceObserver = NO_OBSERVER
 
     # -- lifecycle -----------------------------------------------------------------------------

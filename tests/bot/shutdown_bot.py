@@ -1,6 +1,6 @@
 """A bot process for the shutdown tests (``test_shutdown.py``): the real
 ``python -m bot run`` path -- ``bot.__main__.cli``, settings, the token
-check, ``bot.run.serve`` with its signal handlers, ``CardBot`` and its
+check, ``bot.discord.run.serve`` with its signal handlers, ``CardBot`` and its
 ``shutdown`` -- against the offline Discord of the harness (REST and
 webhooks faked, per docs of ``tests/bot/discord/harness.py``).
 
@@ -19,7 +19,7 @@ import sys
 
 import pytest
 
-from bot.client import CardBot
+from bot.discord.client import CardBot
 from tests.bot.discord.harness import FakeDiscord, decider_user, play_turn, start_game
 
 PERSON = 100000000000000001

@@ -1,11 +1,11 @@
-"""The edit budget of one channel (bot/ui/channel_budget.py), on a clock
+"""The edit budget of one channel (bot/discord/channel_budget.py), on a clock
 the test drives: Discord's 5 edits per 5 s, paced, shared round-robin."""
 
 from __future__ import annotations
 
 import itertools
 
-from bot.ui.channel_budget import ChannelBudget
+from bot.discord.channel_budget import ChannelBudget
 
 
 def drive(budget: ChannelBudget, busy: dict[int, float], until: float) -> list[tuple[float, int]]:

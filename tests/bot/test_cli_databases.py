@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.client import CardBot
+from bot.discord.client import CardBot
 from bot.settings import Settings
 from tests.bot.test_cli_input import read_until
 

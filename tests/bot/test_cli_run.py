@@ -16,7 +16,7 @@ import discord
 import pytest
 
 from bot.__main__ import main
-from bot.client import CardBot
+from bot.discord.client import CardBot
 
 ROOT = Path(__file__).resolve().parents[2]
 #: shaped like a bot token, so ``run`` passes it on to Discord (which refuses it here)

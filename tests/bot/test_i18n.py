@@ -11,13 +11,13 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import write_po
 
+from bot.cli.terminal import Console, play_terminal
 from bot.i18n import catalog as catalogue_module
 from bot.i18n import current, fill, get_lang, normalize, pick, placeholders, t, tn, using
 from bot.i18n.errors import GENERIC, error_text
 from bot.i18n.locales import from_environment
 from bot.i18n.terms import card_text, declaration_text, notation_text, requirement_text
 from bot.services.errors import NotHost, TableNotFound, WrongStatus
-from bot.terminal import Console, play_terminal
 from engine import IllegalAction, get_game
 from engine.core.cards import Card
 from engine.errors import EngineError

@@ -13,10 +13,10 @@ from babel.messages.pofile import read_po
 
 from bot.i18n import LOCALES, using
 from bot.i18n.catalog import catalogue_path
-from bot.ui import picture_fonts
-from bot.ui.image import render_table_png
-from bot.ui.picture_facts import deal_text, phase_text, place_text
-from bot.ui.picture_fonts import font_for
+from bot.render.picture import typefaces as picture_fonts
+from bot.render.picture.facts import deal_text, phase_text, place_text
+from bot.render.picture.table import render_table_png
+from bot.render.picture.typefaces import font_for
 from engine import Observation, get_game
 
 NAMES = ["Ada", "Արամ", "सीता", "Zeynep"]
@@ -33,7 +33,7 @@ def view_of(game: str, moves: int, seed: int = 5) -> Observation:
 
 
 #: the modules whose words the picture draws (the game's words come from ``terms``)
-DRAWN = ("bot/ui/image.py", "bot/ui/picture_", "bot/i18n/terms.py")
+DRAWN = ("bot/render/picture/table.py", "bot/render/picture/", "bot/i18n/terms.py")
 
 
 def translations(code: str) -> Iterator[str]:

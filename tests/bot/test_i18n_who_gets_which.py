@@ -6,7 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from bot.ui.languages import CACHE_SECONDS, Languages
+from bot.discord.languages import CACHE_SECONDS, Languages
 
 
 class Store:

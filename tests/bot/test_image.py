@@ -1,4 +1,4 @@
-"""The table picture (bot/ui/image.py): every game renders a PNG of the
+"""The table picture (bot/render/picture/table.py): every game renders a PNG of the
 documented size from the spectator view only; names in every supported
 script are drawn with real glyphs from the shipped fonts; names are never
 clipped, for 2..8 seats and 40-character names."""
@@ -13,10 +13,12 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageFont, ImageStat, features
 
-from bot.ui import picture_fonts
-from bot.ui.image import HEIGHT, WIDTH, render_table_image, render_table_png
-from bot.ui.picture_facts import bid_text, contract_text, deal_text, score_text
-from bot.ui.picture_fonts import (
+from bot.render.picture import typefaces as picture_fonts
+from bot.render.picture.facts import bid_text, contract_text, deal_text, score_text
+from bot.render.picture.layout import CANVAS, CHIP, PAD, name_slots, seat_boxes
+from bot.render.picture.png import encode_png
+from bot.render.picture.table import HEIGHT, WIDTH, render_table_image, render_table_png
+from bot.render.picture.typefaces import (
     ARMENIAN,
     DEVANAGARI,
     EMOJI,
@@ -30,8 +32,6 @@ from bot.ui.picture_fonts import (
     split_runs,
     text_width,
 )
-from bot.ui.picture_layout import CANVAS, CHIP, PAD, name_slots, seat_boxes
-from bot.ui.picture_png import encode_png
 from engine import GAMES, Observation, get_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -227,7 +227,7 @@ def test_fonts_load_only_from_the_shipped_folder(monkeypatch):
 def test_font_files_are_package_data_with_their_licence():
     assert (FONT_DIR / "OFL.txt").read_text(encoding="utf-8").count("SIL OPEN FONT LICENSE") == 1
     data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    patterns = data["tool"]["setuptools"]["package-data"]["bot.ui"]
+    patterns = data["tool"]["setuptools"]["package-data"]["bot.render.picture"]
     shipped = {p.name for p in FONT_DIR.iterdir() if p.suffix in (".ttf", ".txt")}
     for name in shipped:
         assert any(Path("fonts", name).match(pattern) for pattern in patterns), name

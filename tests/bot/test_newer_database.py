@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.client import CardBot
 from bot.db.errors import StoreTooNew, program_version
 from bot.db.repositories import Store
+from bot.discord.client import CardBot
 from tests.bot.test_ops_doctor import FAKE_TOKEN
 
 NEWER = "0099_from_a_newer_card_table"

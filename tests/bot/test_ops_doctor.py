@@ -10,8 +10,8 @@ import sqlite3
 import pytest
 
 from bot.__main__ import main
+from bot.cli.ops_doctor import check_ai_workers, check_fonts, check_log_format, check_token
 from bot.db.repositories import Store
-from bot.ops_doctor import check_ai_workers, check_fonts, check_log_format, check_token
 
 FAKE_TOKEN = (
     base64.urlsafe_b64encode(b"112233445566778899").decode().rstrip("=")
@@ -23,7 +23,7 @@ FAKE_TOKEN = (
 def doctor(monkeypatch, tmp_path, capsys, *argv: str, **env: str) -> tuple[int, list[str]]:
     monkeypatch.chdir(tmp_path)
     # the same lines inside a container (CI) and out: the volume check has its own tests
-    monkeypatch.setattr("bot.ops_doctor.in_container", lambda: False)
+    monkeypatch.setattr("bot.cli.ops_doctor.in_container", lambda: False)
     for key in ("DISCORD_TOKEN", "DATABASE_URL", "AI_WORKERS", "LOG_FORMAT"):
         monkeypatch.delenv(key, raising=False)
     for key, value in env.items():

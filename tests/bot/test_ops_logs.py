@@ -9,8 +9,8 @@ import logging
 
 import pytest
 
+from bot.discord.run import configure_logging
 from bot.logs import JsonFormatter, TextFormatter, set_up_handler, table_context
-from bot.run import configure_logging
 
 
 @pytest.fixture

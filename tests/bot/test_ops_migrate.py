@@ -20,8 +20,8 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 from bot.__main__ import main
+from bot.cli.ops import TABLES
 from bot.db.repositories import Store
-from bot.ops import TABLES
 from tests.bot.test_ops_backup import play_until_human, resumed_seq, url
 
 PG_URL = os.environ.get("CARDTABLE_TEST_POSTGRES_URL")

@@ -6,7 +6,7 @@ that says how to own it."""
 from __future__ import annotations
 
 from bot.__main__ import main
-from bot.ops_doctor import check_data_place, mount_of, mount_points
+from bot.cli.ops_doctor import check_data_place, mount_of, mount_points
 
 #: /proc/self/mountinfo of a container with the image's /data volume
 WITH_VOLUME = """\
@@ -68,9 +68,9 @@ def test_a_folder_the_bot_cannot_write_says_how_to_own_it_in_one_line(tmp_path):
 
 def test_doctor_prints_the_warning_and_still_passes(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr("bot.ops_doctor.in_container", lambda: True)
+    monkeypatch.setattr("bot.cli.ops_doctor.in_container", lambda: True)
     (tmp_path / "mountinfo").write_text(WITHOUT_VOLUME)
-    monkeypatch.setattr("bot.ops_doctor.MOUNTINFO", tmp_path / "mountinfo")
+    monkeypatch.setattr("bot.cli.ops_doctor.MOUNTINFO", tmp_path / "mountinfo")
     monkeypatch.setenv("DATABASE_URL", f"sqlite+aiosqlite:///{tmp_path / 'c.db'}")
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     main(["doctor", "--quick"])

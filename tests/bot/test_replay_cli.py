@@ -8,8 +8,8 @@ import io
 from pathlib import Path
 
 from bot.__main__ import main
+from bot.cli.replay import cli_replay
 from bot.db.repositories import Store
-from bot.replay_cli import cli_replay
 from bot.services.actor import Actor
 from bot.services.tables import TableService
 from bot.services.thinking import Thinker

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.cogs.settings import server_text
+from bot.discord.cogs.settings import server_text
 from bot.i18n import LOCALES, using
 from bot.i18n.errors import error_text
 from bot.i18n.settings_words import (
@@ -23,10 +23,10 @@ from bot.i18n.settings_words import (
     settings_line,
     value_word,
 )
+from bot.render import messages
 from bot.services.actor import Actor
 from bot.services.models import SeatInfo, TableInfo
 from bot.services.settings import GUILD_DEFAULTS, GuildSettings
-from bot.ui import render
 from engine import GAMES, get_game
 from engine.errors import EngineError
 
@@ -67,7 +67,7 @@ def lobby(game: str, variant: dict[str, Any]) -> str:
         deadline=None,
         turn_seconds=90,
     )
-    embed = render.lobby_embed(info)
+    embed = messages.lobby_embed(info)
     return next(f.value for f in embed.fields if (f.value and "·" in f.value) or "\n" in f.value)
 
 
@@ -121,7 +121,7 @@ def test_game_settings_are_named_in_the_lobby_settings_and_refusals(
                     assert key not in words, text
                 if isinstance(value, str) and "_" in value:
                     assert value not in words, text
-        shown = render.settings_text(
+        shown = messages.settings_text(
             game, get_game(game).Variant().to_dict() | {"turn_seconds": 90}
         )
         assert name in outside_code(shown) and f"`{key}`" in shown

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.cli.terminal import Console, play_terminal, resolve_input
 from bot.i18n import LOCALES, fill, get_lang, t, using
 from bot.i18n.errors import GENERIC
-from bot.terminal import Console, play_terminal, resolve_input
-from bot.ui.columns import width
+from bot.render.columns import width
 from engine import GAMES, get_game
 
 SHORT = {
@@ -198,7 +198,7 @@ def test_backalley_intro_says_what_the_rule_book_says(tmp):
 
 
 def _replay(db: str, lang: str) -> str:
-    from bot.replay_cli import cli_replay
+    from bot.cli.replay import cli_replay
 
     out, err = io.StringIO(), io.StringIO()
     args = type("Args", (), {"table": 1, "db": db, "lang": lang})()

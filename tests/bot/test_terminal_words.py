@@ -9,11 +9,11 @@ import random
 
 import pytest
 
+from bot.cli.terminal_text import help_text, refusal_text, typed_examples
 from bot.i18n import t, using
 from bot.i18n.terms import card_text
-from bot.terminal_text import help_text, refusal_text, typed_examples
-from bot.ui.columns import fit, ljust, width
-from bot.ui.text import moves_text, render_ranking, render_table
+from bot.render.columns import fit, ljust, width
+from bot.render.text import moves_text, render_ranking, render_table
 from engine import GAMES, EngineError, get_game
 from engine.core.actions import play
 from engine.core.cards import Card
@@ -142,7 +142,7 @@ def test_the_final_result_follows_the_services_ranking():
 
 
 def test_the_blot_auction_says_what_can_be_bid_in_one_short_line():
-    from bot.ui.text import options_text
+    from bot.render.text import options_text
 
     state = get_game("blot").new_match(seed=4)
     state.apply("bid 9 H")

@@ -10,10 +10,10 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
+from bot.cli.ops import revisions
+from bot.cli.ops_doctor_db import database_contents
 from bot.db.errors import StoreTooNew
 from bot.db.repositories import Store
-from bot.ops import revisions
-from bot.ops_doctor_db import database_contents
 
 NEWER = "0099_newer"
 

@@ -11,11 +11,11 @@ import io
 
 import pytest
 
+from bot.cli.terminal import Console, TerminalTable
 from bot.db.repositories import Store
 from bot.services.actor import Actor
 from bot.services.resume import ServiceNotStarted
 from bot.services.tables import TableService
-from bot.terminal import Console, TerminalTable
 
 
 async def _waiting(awaitable) -> asyncio.Task:
@@ -83,7 +83,7 @@ async def test_the_terminal_waits_for_ai_moves_without_polling(store: Store, clo
             async def sleep(delay: float, *args: object) -> None:
                 raise AssertionError(f"the terminal polled (asyncio.sleep({delay}))")
 
-        monkeypatch.setattr("bot.terminal.asyncio", NoTimer())
+        monkeypatch.setattr("bot.cli.terminal.asyncio", NoTimer())
 
         class Impatient:
             """The service, except that ``wait_idle`` does not wait for the

@@ -227,7 +227,7 @@ async def test_existing_tables_and_logs_get_shard_0_when_migrated(fresh_url, clo
 def test_the_bot_runs_its_shards_with_discord_py_and_owns_only_their_tables(tmp_path):
     from discord.ext import commands
 
-    from bot.client import CardBot, ShardedCardBot
+    from bot.discord.client import CardBot, ShardedCardBot
 
     settings = Settings(
         _env_file=None,

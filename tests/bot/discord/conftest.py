@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.client import CardBot
+from bot.discord.client import CardBot
 from bot.settings import Settings
 from tests.bot.discord.harness import FakeDiscord, settle
 

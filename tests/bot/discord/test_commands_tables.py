@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 
-from bot.cogs.tables import missing_permissions
+from bot.discord.cogs.tables import missing_permissions
 from bot.services.actor import Actor
 from tests.bot.discord.harness import (
     CHANNEL,

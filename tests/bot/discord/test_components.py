@@ -6,10 +6,9 @@ import re
 
 import pytest
 
-from bot.services.models import SeatInfo, TableInfo
-from bot.ui import custom_ids
-from bot.ui.custom_ids import ComponentId
-from bot.ui.items import (
+from bot.discord import custom_ids
+from bot.discord.custom_ids import ComponentId
+from bot.discord.items import (
     TableButton,
     TableSelect,
     fill_view,
@@ -18,6 +17,7 @@ from bot.ui.items import (
     resign_confirm_view,
     table_view,
 )
+from bot.services.models import SeatInfo, TableInfo
 from engine import get_game
 from engine.core.cards import standard_deck
 

@@ -1,4 +1,4 @@
-"""``/healthz`` and ``/metrics`` (bot/health.py, bot/metrics.py), scraped
+"""``/healthz`` and ``/metrics`` (bot/discord/health.py, bot/discord/metrics.py), scraped
 over a real localhost port from a bot logged in against the fake Discord.
 
 The gateway is driven the way discord.py drives it: a READY payload through
@@ -18,9 +18,9 @@ import pytest
 from aiohttp import web
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.client import CardBot
-from bot.health import cli_health, local_host
-from bot.metrics import Metrics, route_of_path
+from bot.discord.client import CardBot
+from bot.discord.health import cli_health, local_host
+from bot.discord.metrics import Metrics, route_of_path
 from bot.settings import Settings
 from tests.bot.discord.harness import FakeDiscord, play_turn, settle, start_game, user_payload
 
@@ -317,7 +317,7 @@ class ShardedStub:
 
 
 async def test_a_sharded_bot_is_healthy_only_with_every_shard_connected():
-    from bot.health import GatewayWatch
+    from bot.discord.health import GatewayWatch
 
     now = [100.0]
     bot = ShardedStub()
@@ -334,8 +334,8 @@ async def test_a_sharded_bot_is_healthy_only_with_every_shard_connected():
 
 
 async def test_a_taken_port_is_one_clear_line(fake: FakeDiscord, tmp_path):
-    from bot.health import HealthServerError
-    from bot.run import failure_line
+    from bot.discord.health import HealthServerError
+    from bot.discord.run import failure_line
 
     first = await start(tmp_path)
     try:

@@ -11,8 +11,8 @@ import pytest
 from PIL import Image
 
 from bot.db.tournaments import TournamentStore
+from bot.render.picture.history import rating_trend_png
 from bot.services.actor import Actor
-from bot.ui.history_picture import rating_trend_png
 from tests.bot.discord.harness import (
     CHANNEL,
     EPHEMERAL,

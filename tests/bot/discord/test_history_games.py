@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from bot.cogs.history import _replay_message
 from bot.db.repositories import Store
+from bot.discord.cogs.history import _replay_message
+from bot.render.history_text import deal_lines
 from bot.services import history
 from bot.services.actor import Actor
 from bot.services.tables import TableService
 from bot.services.thinking import Thinker
-from bot.ui.history_text import deal_lines
 from engine import GAMES
 
 ME = Actor(11, 5, 6, "Ann", can_manage_server=True)

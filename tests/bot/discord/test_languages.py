@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
+from bot.discord.handler import joined_text
 from bot.i18n import get_lang, using
-from bot.ui.handler import joined_text
 from tests.bot.discord.harness import (
     FakeDiscord,
     Sent,
@@ -174,7 +174,7 @@ async def test_commands_are_localised_for_discords_languages(fake: FakeDiscord, 
 async def test_every_command_name_is_listed_for_translation(fake: FakeDiscord, bot: Any) -> None:
     """``command_names`` (what pybabel extracts) holds every command, group
     and option name the bot syncs."""
-    from bot.ui.command_names import command_names
+    from bot.discord.command_names import command_names
 
     listed = set(command_names())  # English: no language is set here
     synced: set[str] = set()

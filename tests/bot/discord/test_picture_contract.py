@@ -3,8 +3,8 @@ keeps the game's name."""
 
 from __future__ import annotations
 
+from bot.discord import presenter
 from bot.services.models import SeatInfo, TableInfo, TableUpdate
-from bot.ui import presenter
 from engine import get_game
 
 

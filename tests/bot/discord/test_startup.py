@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from bot.client import CardBot
 from bot.db.repositories import Store
+from bot.discord.client import CardBot
 from bot.services.tables import TableService
 from tests.bot.discord.conftest import make_settings
 from tests.bot.discord.harness import settle
@@ -26,7 +26,7 @@ def refuse_the_cogs_timers(monkeypatch: pytest.MonkeyPatch) -> None:
     real_sleep = asyncio.sleep
 
     async def sleep(delay: float, *args: Any) -> Any:
-        if sys._getframe(1).f_globals.get("__name__") == "bot.cogs.tournaments":
+        if sys._getframe(1).f_globals.get("__name__") == "bot.discord.cogs.tournaments":
             raise AssertionError(f"the tournaments cog polled (asyncio.sleep({delay}))")
         return await real_sleep(delay, *args)
 

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot import client as client_module
+from bot.discord import client as client_module
 from tests.bot.discord.conftest import start_bot
 from tests.bot.discord.harness import MESSAGE_PATH, FakeDiscord, settle
 from tests.bot.discord.test_commands_tables import SHOWS, is_ephemeral, run, text_of
@@ -41,9 +41,9 @@ class Clock:
 async def tbot(
     fake: FakeDiscord, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> AsyncIterator[Any]:
-    if "bot.cogs.tournaments" not in client_module.EXTENSIONS:
+    if "bot.discord.cogs.tournaments" not in client_module.EXTENSIONS:
         monkeypatch.setattr(
-            client_module, "EXTENSIONS", (*client_module.EXTENSIONS, "bot.cogs.tournaments")
+            client_module, "EXTENSIONS", (*client_module.EXTENSIONS, "bot.discord.cogs.tournaments")
         )
     monkeypatch.setattr(
         "bot.services.tournaments.random.SystemRandom.randrange", lambda self, n: 4242
@@ -184,9 +184,9 @@ async def test_a_tournament_survives_a_restart_of_the_bot(
     """The bot closes while round 2 is being played; a new bot on the same
     database reloads the tournament, the tables go on, and the standings
     message gets its final standings."""
-    if "bot.cogs.tournaments" not in client_module.EXTENSIONS:
+    if "bot.discord.cogs.tournaments" not in client_module.EXTENSIONS:
         monkeypatch.setattr(
-            client_module, "EXTENSIONS", (*client_module.EXTENSIONS, "bot.cogs.tournaments")
+            client_module, "EXTENSIONS", (*client_module.EXTENSIONS, "bot.discord.cogs.tournaments")
         )
     clock = Clock()
     first = await start_bot(tmp_path, clock=clock)

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot import client as client_module
 from bot.db.tournaments import TournamentStore
+from bot.discord import client as client_module
 from bot.services.tournaments import TournamentService
 from tests.bot.discord.conftest import start_bot
 from tests.bot.discord.harness import FakeDiscord, settle
@@ -32,9 +32,9 @@ from tests.bot.discord.test_tournament_commands import (
 
 @pytest.fixture(autouse=True)
 def _tournaments(monkeypatch: pytest.MonkeyPatch) -> None:
-    if "bot.cogs.tournaments" not in client_module.EXTENSIONS:
+    if "bot.discord.cogs.tournaments" not in client_module.EXTENSIONS:
         monkeypatch.setattr(
-            client_module, "EXTENSIONS", (*client_module.EXTENSIONS, "bot.cogs.tournaments")
+            client_module, "EXTENSIONS", (*client_module.EXTENSIONS, "bot.discord.cogs.tournaments")
         )
 
 

@@ -10,10 +10,11 @@ import re
 
 import pytest
 
+from bot.discord import custom_ids
+from bot.discord.items import hand_view, level_window
 from bot.i18n.terms import card_text
+from bot.render import messages
 from bot.services.models import SeatInfo, TableInfo
-from bot.ui import custom_ids, render
-from bot.ui.items import hand_view, level_window
 from engine import GAMES, Action, Card, Observation, get_game
 
 NAMES = ("Ada", "Bram", "Cleo", "Dov", "Esme", "Finn", "Gus", "Hana")
@@ -234,7 +235,7 @@ def test_hand_text_shows_the_table_and_no_card_the_seat_may_not_see(name):
         for seat in range(state.num_seats):
             view = state.view(seat)
             _, pages = hand_view(info, view)
-            text = render.hand_text(info, view, 0, pages)
+            text = messages.hand_text(info, view, 0, pages)
             assert len(text) <= 2000
             assert "'?' lists all" not in text and "<@" not in text
             leaked = cards_shown(text) - view.visible_cards()
@@ -277,7 +278,7 @@ def test_batak_declarer_sees_the_dummy_and_plays_for_it():
             continue
         view = state.view(state.decider)
         info = table("batak", 4, len(state.log))
-        text = render.hand_text(info, view)
+        text = messages.hand_text(info, view)
         assert f"Dummy ({NAMES[view.dummy_seat]})" in text
         assert f"You play for the dummy ({NAMES[state.to_act]})" in text
         rows = components(hand_view(info, view)[0])
@@ -299,7 +300,7 @@ def test_contract_and_trump_read_with_symbols():
         declarer=2,
     )
     view = state.view(0)
-    text = render.hand_text(table("blot", 4, 40), view)
+    text = messages.hand_text(table("blot", 4, 40), view)
     assert "Contract: **10 ♥ contra** by Cleo" in text
     assert "Trump: ♥ hearts" in text
     assert "10 H" not in text

@@ -9,8 +9,8 @@ import random
 import discord
 import pytest
 
+from bot.render import messages
 from bot.services.models import ResultInfo, SeatInfo, TableInfo
-from bot.ui import render
 from engine import GAMES, Observation, get_game
 
 NAMES = ("Ada", "Bram", "Cleo", "Dov")
@@ -54,19 +54,19 @@ def over(game: str, teams=(), scores=(), ranking=(), unit="points") -> Observati
 
 
 def test_clip_keeps_every_limit():
-    assert render.clip("short") == "short"
+    assert messages.clip("short") == "short"
     long = "x" * 5000
-    assert len(render.clip(long)) == 2000 and render.clip(long).endswith("…")
-    assert len(render.clip(long, 1024)) == 1024
-    assert len(render.clip(long, 4096)) == 4096
-    assert render.clip("", 10) == ""
+    assert len(messages.clip(long)) == 2000 and messages.clip(long).endswith("…")
+    assert len(messages.clip(long, 1024)) == 1024
+    assert len(messages.clip(long, 4096)) == 4096
+    assert messages.clip("", 10) == ""
 
 
 def test_fit_embed_keeps_the_total_under_6000():
     embed = discord.Embed(title="t" * 300, description="d" * 5000)
     for i in range(8):
         embed.add_field(name=f"f{i}" * 200, value="v" * 2000)
-    render.fit_embed(embed)
+    messages.fit_embed(embed)
     assert len(embed) <= 6000
     assert len(embed.title) <= 256 and len(embed.description) <= 4096
     assert all(len(f.value) <= 1024 and len(f.name) <= 256 for f in embed.fields)
@@ -90,7 +90,7 @@ def test_team_result_names_the_winning_team_scores_ratings_and_resigned():
         rating_changes={0: (20.0, 21.5), 1: (20.0, 18.25), 2: (19.0, 20.0), 3: (22.0, 21.0)},
         resigned=(1,),
     )
-    text = render.result_text(info, view, results)
+    text = messages.result_text(info, view, results)
     assert "🏆 Ada & Cleo win" in text
     assert "1. Ada & Cleo — 312\n2. Dov — 180\n3. Bram 🏳️ — 180" in text
     assert "Bram 20.0 → 18.2 (-1.8)" in text or "Bram 20.0 → 18.3 (-1.8)" in text
@@ -102,7 +102,7 @@ def test_team_result_names_the_winning_team_scores_ratings_and_resigned():
 def test_individual_result_names_the_winner_with_tenths():
     info = table("callbreak", status="finished")
     view = over("callbreak", scores=(-77, 183, -39, 18), ranking=(4, 1, 3, 2), unit="tenths")
-    text = render.result_text(info, view, None)
+    text = messages.result_text(info, view, None)
     assert "🏆 Bram wins" in text
     assert "1. Bram — 18.3" in text and "4. Ada — -7.7" in text
     assert "Resigned" not in text
@@ -112,7 +112,7 @@ def test_shared_first_place_reads_as_a_shared_win():
     info = table("backalley", status="finished")
     view = over("backalley", scores=(10, 10, 4, 2), ranking=(1, 1, 3, 4))
     results = ResultInfo(ranks=(1, 1, 3, 4), points=(10, 10, 4, 2))
-    assert "🏆 Ada & Bram win" in render.result_text(info, view, results)
+    assert "🏆 Ada & Bram win" in messages.result_text(info, view, results)
 
 
 def test_table_embed_marks_turn_deadline_away_and_resigned_without_mentions():
@@ -127,7 +127,7 @@ def test_table_embed_marks_turn_deadline_away_and_resigned_without_mentions():
     while state.decider != 1:
         state.apply(state.legal_actions()[0])
     info = table("callbreak", seats=seats)
-    embed = render.table_embed(info, state.view(None)).to_dict()
+    embed = messages.table_embed(info, state.view(None)).to_dict()
     assert "Waiting for **Bram**" in embed["description"]
     assert "💤 away" in embed["description"]
     assert "<t:1900000123:R>" in embed["description"]
@@ -144,7 +144,7 @@ def test_table_embed_shows_contract_auction_and_trump_with_symbols():
     state = game.new_match(seed=2)
     state.apply("bid 9 H")
     state.apply("bid 10 NT")
-    embed = render.table_embed(table("blot"), state.view(None)).to_dict()
+    embed = messages.table_embed(table("blot"), state.view(None)).to_dict()
     text = str(embed)
     assert "9 ♥" in text and "10 no trump" in text
     for move in ("pass",) * 4:
@@ -152,7 +152,7 @@ def test_table_embed_shows_contract_auction_and_trump_with_symbols():
     assert state.phase == "play"
     table_field = next(
         f["value"]
-        for f in render.table_embed(table("blot"), state.view(None)).to_dict()["fields"]
+        for f in messages.table_embed(table("blot"), state.view(None)).to_dict()["fields"]
         if f["name"] == "Table"
     )
     assert "Contract: **10 no trump** by" in table_field
@@ -172,11 +172,11 @@ def test_public_texts_stay_within_limits_through_a_game(name):
         if state.is_over:
             break
         view = state.view(None)
-        embed = render.table_embed(info, view)
+        embed = messages.table_embed(info, view)
         assert len(embed) <= 6000
         assert all(len(f.value) <= 1024 for f in embed.fields)
         if view.last_deal is not None:
-            assert len(render.deal_summary(info, view)) <= 2000
+            assert len(messages.deal_summary(info, view)) <= 2000
         state.apply(rng.choice(state.legal_actions()))
 
 
@@ -187,7 +187,7 @@ def test_lobby_embed_lists_seats_host_and_closing_time():
         SeatInfo(2, None, "", None),
         SeatInfo(3, None, "", None),
     )
-    embed = render.lobby_embed(table("callbreak", status="lobby", seats=seats)).to_dict()
+    embed = messages.lobby_embed(table("callbreak", status="lobby", seats=seats)).to_dict()
     assert embed["title"] == "Callbreak — table #12"
     assert "Host: **Ada**" in embed["description"]
     assert "2/4 seated" in embed["description"]

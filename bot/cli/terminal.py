@@ -1,0 +1,992 @@
+"""The offline terminal table: ``python -m bot play <game>``.
+
+It plays through the same ``TableService`` and store code as the Discord
+bot, as ``Actor.local()``, so a game can be interrupted (q, EOF, Ctrl-C,
+SIGTERM, even a crash) and resumed with ``python -m bot play --resume``.
+Everything printed for the human is rendered from its own seat's view (or
+the spectator's when watching).
+
+The terminal keeps its games in its own SQLite file, ``TERMINAL_DB`` in the
+working directory, or the one ``--db`` names -- never the bot's
+``DATABASE_URL``: an operator's ``.env`` pointing at the server's
+PostgreSQL must not collect offline games.  Every hint that resumes a game
+repeats ``--db`` (and ``--lang``) when they were given.  SIGTERM stops a
+game as cleanly as Ctrl-C (the service and the store are closed, every
+stored move kept) and prints the same hint, with exit code 0.
+
+Nothing is lost at the edges: a bad command line is refused in one line
+before any table exists; a typed line that is no move at all (too long,
+control characters, bytes that are not UTF-8, nothing but blanks) is
+refused in one line and asked again; an illegal move is refused with the
+rule it breaks.  Typed lines are read from the file descriptor when the
+event loop can watch it (``loop.add_reader``), never in a thread: a thread
+blocked in ``readline`` cannot be interrupted, and ``asyncio.run`` would
+wait for it on Ctrl-C until the next Enter.
+
+Everything printed is in the player's language (``--lang``, else the
+environment's ``LC_ALL``/``LC_MESSAGES``/``LANG``, else English): the whole
+session runs inside ``bot.i18n.using``.  What is typed stays the engine's
+notation in every language (``AS``, ``bid 3``, ``pass``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import sys
+import unicodedata
+from collections.abc import Coroutine, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC
+from typing import Any, TextIO
+
+from sqlalchemy.engine import make_url
+
+from bot.cli.terminal_text import (
+    choices_line,
+    help_text,
+    legal_line,
+    refusal_text,
+)
+from bot.db.repositories import Store, StoreUnavailable
+from bot.i18n import N_, t, tn, using
+from bot.i18n.errors import error_text
+from bot.i18n.locales import from_environment
+from bot.i18n.settings_words import settings_line
+from bot.i18n.terms import and_list, game_summary, game_title, seat_display_name
+from bot.render.text import (
+    describe_action,
+    describe_event,
+    fmt_score,
+    render_deal_summary,
+    render_ranking,
+    render_table,
+    seat_label,
+)
+from bot.render.unrated import unrated_sentence
+from bot.services.actor import LOCAL_USER_ID, Actor
+from bot.services.errors import TableNotFound
+from bot.services.models import TableInfo, TableUpdate
+from bot.services.policy import terminal_tables
+from bot.services.results import NO_SERVER
+from bot.services.tables import TableService
+from engine import GAMES, Action, EngineError, Game, Observation, get_game
+
+LOCAL_USER = LOCAL_USER_ID  # the terminal's player (Discord ids are far larger)
+AGENT_TO_DIFFICULTY = {"random": "easy", "heuristic": "normal", "search": "hard"}
+AGENTS = tuple(AGENT_TO_DIFFICULTY)
+SEED_MAX = 2**63 - 1
+#: characters of one typed line; anything longer is no move of any game
+MAX_LINE = 200
+#: characters of one printed error line
+MAX_ERROR = 200
+#: bytes kept of a line still being typed before it is known to be too long
+_MAX_PENDING = 4 * MAX_LINE + 2
+EXIT_INTERRUPTED = 130
+#: the terminal's own database file (in the working directory) when --db is not given
+TERMINAL_DB = "cardtable-terminal.db"
+TERMINAL_DB_URL = f"sqlite+aiosqlite:///{TERMINAL_DB}"
+NOT_UTF8 = N_("that line is not UTF-8 text")
+TOO_LONG = N_("that line is too long ({limit} characters at most)")
+
+
+def one_line(text: object, limit: int = MAX_ERROR) -> str:
+    """An error message fit for one terminal line: no line breaks or control
+    characters, at most ``limit`` characters."""
+    flat = "".join(ch if ch.isprintable() else " " for ch in str(text))
+    flat = " ".join(flat.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+class CliError(Exception):
+    """A refusal of the command line: printed in one line, exit code 2."""
+
+
+class BadInput(Exception):
+    """A typed line that is no move at all: refused, and asked again."""
+
+
+def resume_hint(
+    table_id: int | None = None, db_url: str | None = None, lang: str | None = None
+) -> str:
+    """The command that resumes ``table_id`` (or lists the unfinished games),
+    with every option it needs: ``--db`` unless it is the terminal's own
+    file, ``--lang`` when one was given."""
+    import shlex
+
+    parts = ["python", "-m", "bot", "play", "--resume"]
+    if table_id is not None:
+        parts.append(str(table_id))
+    if db_url is not None and db_url != TERMINAL_DB_URL:
+        url = make_url(db_url)
+        if url.get_backend_name() == "sqlite" and url.database:
+            parts += ["--db", url.database]
+        else:  # only a test gives the terminal another kind of database
+            parts += ["--db", url.render_as_string(hide_password=True)]
+    if lang is not None:
+        parts += ["--lang", lang]
+    return shlex.join(parts)
+
+
+# -- input ------------------------------------------------------------------------------------
+@dataclass
+class Console:
+    """Input and output streams.  ``ask`` returns the typed text, None at the
+    end of input, and raises ``BadInput`` for a line that is no text at all."""
+
+    stdin: TextIO = field(default_factory=lambda: sys.stdin)
+    stdout: TextIO = field(default_factory=lambda: sys.stdout)
+    stderr: TextIO = field(default_factory=lambda: sys.stderr)
+    _pending: bytearray = field(default_factory=bytearray, repr=False)
+    _eof: bool = field(default=False, repr=False)
+    _too_long: bool = field(default=False, repr=False)
+    _pollable: bool | None = field(default=None, repr=False)
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.stdout, flush=True)
+
+    def refuse(self, text: object) -> None:
+        """A refusal of the command line: one line on stderr."""
+        print(f"python -m bot play: {one_line(text)}", file=self.stderr, flush=True)
+
+    async def ask(self, prompt: str) -> str | None:
+        self.stdout.write(prompt)
+        self.stdout.flush()
+        line = await self._readline()
+        return None if line is None else clean_line(line)
+
+    @property
+    def interactive(self) -> bool:
+        try:
+            return self.stdin.isatty()
+        except (AttributeError, OSError, ValueError):
+            return False
+
+    def _fd(self) -> int | None:
+        try:
+            return self.stdin.fileno()
+        except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation too
+            return None
+
+    async def _readline(self) -> str | None:
+        fd = self._fd()
+        if fd is None:  # an in-memory stream (tests): it never blocks
+            try:
+                text = self.stdin.readline()
+            except UnicodeDecodeError:
+                raise BadInput(t(NOT_UTF8)) from None
+            return text or None
+        while True:
+            end = self._pending.find(b"\n")
+            if end >= 0 or (self._eof and (self._pending or self._too_long)):
+                cut = end + 1 if end >= 0 else len(self._pending)
+                raw = bytes(self._pending[:cut])
+                del self._pending[:cut]
+                if self._too_long:
+                    self._too_long = False
+                    raise BadInput(t(TOO_LONG, limit=MAX_LINE))
+                try:
+                    return raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise BadInput(t(NOT_UTF8)) from None
+            if self._eof:
+                return None
+            chunk = await self._read_chunk(fd)
+            if not chunk:
+                self._eof = True
+                continue
+            self._pending += chunk
+            if len(self._pending) > _MAX_PENDING and b"\n" not in self._pending:
+                self._pending.clear()  # keep reading, and refuse the line at its end
+                self._too_long = True
+
+    async def _read_chunk(self, fd: int) -> bytes:
+        """The next bytes of input.  The wait is on the event loop, so a
+        Ctrl-C (which cancels the main task) ends it at once; a regular
+        file cannot be watched and never blocks, so it is read directly."""
+        while True:
+            if self._pollable is not False:
+                self._pollable = await _wait_readable(fd)
+            try:
+                return os.read(fd, 4096)
+            except BlockingIOError:
+                continue
+            except OSError:  # a terminal that went away: the end of input
+                return b""
+
+
+async def _wait_readable(fd: int) -> bool:
+    """Wait until ``fd`` has input; False (at once) when the event loop
+    cannot watch it (a regular file, or no ``add_reader`` on Windows)."""
+    loop = asyncio.get_running_loop()
+    ready: asyncio.Future[None] = loop.create_future()
+
+    def wake() -> None:
+        if not ready.done():
+            ready.set_result(None)
+
+    try:
+        loop.add_reader(fd, wake)
+    except (NotImplementedError, OSError, ValueError):
+        return False
+    try:
+        await ready
+    finally:
+        loop.remove_reader(fd)
+    return True
+
+
+def clean_line(text: str) -> str:
+    """The typed text, or ``BadInput`` with what is wrong with it."""
+    text = text.rstrip("\r\n")
+    if len(text) > MAX_LINE:
+        raise BadInput(t(TOO_LONG, limit=MAX_LINE))
+    text = text.replace("\t", " ")
+    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in text):
+        raise BadInput(
+            t("that line has control characters (an arrow key?): type a move like AS or 3")
+        )
+    text = text.strip()
+    if not text:
+        raise BadInput(t("type a move, ? for help or q to quit"))
+    return text
+
+
+#: a bid typed short: a level and a strain ("8h", "10 nt", "25 s capot")
+_SHORT_BID = re.compile(r"^(\d{1,3})\s*(s|h|d|c|nt)(\s+capot)?$")
+
+
+def resolve_input(text: str, legal: Sequence[Action], state_game: str) -> Action:
+    """Read what the human typed: full notation, a bare card, a bare number,
+    a short bid ("8h" for 'bid 8 H'), or a unique shorthand of a legal action
+    ('h' for 'trump H').  During an auction a short text is read as a bid
+    first ("8h" is 'bid 8 H', not the eight of hearts)."""
+    game = get_game(state_game)
+    try:
+        return game.parse_action(text)
+    except EngineError as first_error:
+        low = text.strip().lower()
+        matches = [a for a in legal if str(a).lower().endswith(" " + low) or str(a).lower() == low]
+        if len(matches) == 1:
+            return matches[0]
+        bidding = any(a.verb == "bid" for a in legal)
+        short = _SHORT_BID.match(low)
+        if short and "bid" in game.verbs and "strain" in game.bid_forms and bidding:
+            level, strain, capot = short.groups()
+            return game.parse_action(f"bid {level} {strain}{' capot' if capot else ''}")
+        # a bare card ("10h", "as") or number ("3"): the engine reads only
+        # full notation, shorthand is the terminal's; an illegal one is then
+        # refused by the rules with their reason
+        verbs = ("bid", "play") if bidding else ("play", "bid")
+        for verb in verbs:
+            if verb not in game.verbs:
+                continue
+            try:
+                return game.parse_action(f"{verb} {low}")
+            except EngineError:
+                continue
+        raise first_error
+
+
+# -- the command line, checked before anything is stored ------------------------------------
+@dataclass(frozen=True)
+class NewGame:
+    game: Game
+    options: dict[str, str]
+    seats: int
+
+
+def plan_new_game(
+    game_name: str | None,
+    options: dict[str, str],
+    *,
+    players: int | None = None,
+    seat: int = 0,
+    watch: bool = False,
+) -> NewGame:
+    """The game, settings and seat the command line asks for, checked by the
+    engine; ``EngineError`` or ``CliError`` with a one-line reason."""
+    game = get_game(game_name or "callbreak")
+    options = dict(options)
+    if players is not None:
+        known = {s.name: s for s in game.Variant.settings()}
+        if "players" not in known:
+            choosers = [
+                game_title(name)
+                for name in GAMES
+                if any(s.name == "players" for s in get_game(name).Variant.settings())
+            ]
+            raise CliError(
+                tn(
+                    "--players is only for {games}: {game} always has {n} player",
+                    "--players is only for {games}: {game} always has {n} players",
+                    game.num_seats(),
+                    games=and_list(choosers),
+                    game=game_title(game.name, game.title),
+                )
+            )
+        bounds = known["players"].bounds
+        if bounds is not None and not bounds[0] <= players <= bounds[1]:
+            raise CliError(
+                t(
+                    "--players must be {low}..{high} for {game} (got {value})",
+                    low=bounds[0],
+                    high=bounds[1],
+                    game=game_title(game.name, game.title),
+                    value=players,
+                )
+            )
+        options["players"] = str(players)
+    variant = game.Variant.from_options(options)
+    seats = game.num_seats(variant)
+    if not watch and not 0 <= seat < seats:
+        raise CliError(
+            t(
+                "--seat must be 0..{high} for {game} with {n} players (0 = the first seat; "
+                "got {value})",
+                high=seats - 1,
+                game=game_title(game.name, game.title),
+                n=seats,
+                value=seat,
+            )
+        )
+    return NewGame(game, options, seats)
+
+
+def database_name(db_url: str) -> str:
+    url = make_url(db_url)
+    if url.get_backend_name() == "sqlite":
+        return url.database or "memory"
+    return url.render_as_string(hide_password=True)
+
+
+# -- rendering helpers --------------------------------------------------------------------------
+def seat_names(info: TableInfo) -> list[str]:
+    return [
+        t("You")
+        if s.user_id == LOCAL_USER
+        else (seat_display_name(s.name, s.ai) if s.name else t("Seat {seat}", seat=s.seat))
+        for s in info.seats
+    ]
+
+
+def result_line(view: Observation, names: Sequence[str]) -> str:
+    """The final standings in one line: '1. You 12.3, 2. Ada (AI) 9.1, ...'."""
+    if view.teams:
+        entries = [
+            (view.ranking[i], " & ".join(seat_label(s, names) for s in team), view.scores[i])
+            for i, team in enumerate(view.teams)
+        ]
+    else:
+        entries = [
+            (view.ranking[s], seat_label(s, names), view.scores[s]) for s in range(view.num_seats)
+        ]
+    return ", ".join(
+        f"{rank}. {who} {fmt_score(score, view.score_unit)}" for rank, who, score in sorted(entries)
+    )
+
+
+def _dummy_declarer(
+    seat: int, update: TableUpdate | None, current: Observation | None
+) -> int | None:
+    """The declarer when ``seat`` is the dummy (whose cards the declarer
+    plays), else None.  The view published with the move knows the deal; a
+    deal's last move is read from the finished deal's record."""
+    view = update.view if update is not None and update.view is not None else current
+    if view is None:
+        return None
+    if view.dummy_seat is not None and view.declarer is not None:
+        return view.declarer if seat == view.dummy_seat else None
+    ended = update is not None and any(e.kind == "deal_scored" for e in update.events)
+    record = view.last_deal
+    if ended and record is not None and record.declarer is not None and view.game == "batak":
+        return record.declarer if seat == (record.declarer + 2) % view.num_seats else None
+    return None
+
+
+def is_terminal_table(info: TableInfo) -> bool:
+    return info.guild_id is None and info.channel_id is None and info.host_id == LOCAL_USER
+
+
+# -- playing -------------------------------------------------------------------------------------
+@dataclass
+class Session:
+    """What the interrupt message needs to know: the table being played,
+    and the options that find it again."""
+
+    table_id: int | None = None
+    db_url: str | None = None
+    lang: str | None = None
+    #: the signal that stopped the game (SIGTERM), if one did
+    stopped_by: str | None = None
+
+    def hint(self, table_id: int | None = None) -> str:
+        return resume_hint(table_id, self.db_url, self.lang)
+
+
+class TerminalTable:
+    def __init__(
+        self,
+        service: TableService,
+        console: Console,
+        table_id: int,
+        human: int | None,
+        session: Session | None = None,
+    ) -> None:
+        self.service = service
+        self.con = console
+        self.table_id = table_id
+        self.human = human
+        self.actor = Actor.local()
+        self.session = session or Session()
+        self.printed = 0
+        self.names: list[str] = []
+        self.round_shown = 0
+        self.updates: list[TableUpdate] = []
+        #: set by every update of this table: the loop waits on it, never polls
+        self.changed = asyncio.Event()
+        self.ranks: tuple[int, ...] | None = None
+
+    async def on_update(self, update: TableUpdate) -> None:
+        if update.table.id == self.table_id:
+            self.updates.append(update)
+            self.changed.set()
+            if update.results is not None:
+                self.ranks = update.results.ranks  # the service's places
+
+    async def narrate(self) -> None:
+        """Print the moves made since the last call, with what they caused
+        (each deal's summary from the view published with its last move)."""
+        history = await self.service.history(self.table_id, self.printed)
+        updates, self.updates = self.updates, []
+        published = {u.table.seq - 1: u for u in updates if u.kind not in ("lobby", "resumed")}
+        info, current = await self.service.public_view(self.table_id, self.actor)
+        game = get_game(info.game)
+        for seq, seat, text in history:
+            update = published.get(seq)
+            declarer = _dummy_declarer(seat, update, current)
+            self.con.say(
+                describe_action(
+                    seat, game.parse_action(text), self.names, you=self.human, declarer=declarer
+                )
+            )
+            for event in update.events if update else ():
+                line = describe_event(event, self.names, you=self.human)
+                if line:
+                    self.con.say(line)
+                if event.kind == "deal_scored" and update is not None and update.view is not None:
+                    self.con.say(render_deal_summary(update.view, self.names))
+                    if not update.view.is_over:
+                        self._announce_round(update.view.round_number, update.table.game)
+            self.printed = seq + 1
+
+    def _announce_round(self, number: int, game: str) -> None:
+        if number != self.round_shown:
+            self.round_shown = number
+            if game == "ladder":
+                self.con.say(t("--- Game {number} ---", number=number))
+            else:
+                self.con.say(t("--- Deal {number} ---", number=number))
+
+    async def run(self) -> int:
+        info = await self.service.get_table(self.table_id, self.actor)
+        self.names = seat_names(info)
+        self.printed = info.seq
+        self.session.table_id = self.table_id
+        _, view = await self.service.public_view(self.table_id, self.actor)
+        if view is not None and not view.is_over and view.round_number == 1 and info.seq == 0:
+            self._announce_round(1, info.game)
+        unsubscribe = self.service.subscribe(self.on_update)
+        try:
+            return await self._loop()
+        finally:
+            unsubscribe()
+
+    async def _loop(self) -> int:
+        while True:
+            await self.service.wait_idle(self.table_id)
+            self.changed.clear()  # before reading the table: no update is missed
+            await self.narrate()
+            info, view = await self.service.public_view(self.table_id, self.actor)
+            if info.status != "playing" or view is None or view.is_over:
+                break
+            self._announce_round(view.round_number, info.game)
+            if self.human is None or view.decider != self.human:
+                await self.changed.wait()  # the next move (an AI's) is published
+                continue
+            if not await self._human_turn(info):
+                self.con.say(
+                    "\n"
+                    + t(
+                        "Game left unfinished. Resume with: {command}",
+                        command=self.session.hint(self.table_id),
+                    )
+                )
+                return 0
+        self.session.table_id = None
+        info, view = await self.service.public_view(self.table_id, self.actor)
+        if view is not None and view.is_over:
+            self.con.say(render_ranking(view, self.names, you=self.human, ranks=self.ranks))
+            self.con.say(unrated_sentence(NO_SERVER))  # ratings are per server
+        elif info.status == "abandoned":
+            self.con.say(t("Table #{table} was abandoned.", table=self.table_id))
+        return 0
+
+    async def _human_turn(self, info: TableInfo) -> bool:
+        """Ask until the service accepts a move; False when the human quits."""
+        assert self.human is not None
+        private = await self.service.private_view(self.table_id, self.actor)
+        view = private.view
+        title = game_title(info.game, get_game(info.game).title)
+        self.con.say()
+        self.con.say(render_table(view, self.names, title=title))
+        if view.to_act is not None and view.to_act != self.human:
+            self.con.say(
+                t("You choose the card for the dummy ({name}).", name=self.names[view.to_act])
+            )
+        legal = list(view.legal_actions)
+        game = get_game(info.game)
+        from_dummy = view.to_act is not None and view.to_act == view.dummy_seat
+        hand = list(view.dummy or ()) if from_dummy else list(view.hand)
+        choices = choices_line(legal)
+        if choices:
+            self.con.say(choices)
+        while True:
+            try:
+                text = await self.con.ask(t("Your move: "))
+            except BadInput as exc:
+                self.con.say(t("Not understood: {problem}", problem=one_line(exc)))
+                continue
+            if text is None or text.lower() in ("q", "quit", "exit"):
+                return False
+            if text in ("?", "help"):
+                self.con.say(help_text(game, self.session.hint()))
+                self.con.say(legal_line(legal, hand))
+                continue
+            if text.lower() in ("t", "table"):
+                self.con.say(render_table(view, self.names, title=title))
+                continue
+            try:
+                action = resolve_input(text, legal, info.game)
+                await self.service.act(
+                    self.table_id, self.actor, str(action), expected_seq=info.seq
+                )
+                return True
+            except EngineError as exc:
+                self.con.say(one_line(refusal_text(exc, game, text), 400))
+                if any(a.verb != "play" for a in legal) and choices:
+                    self.con.say(choices)  # an auction: what can be bid
+                elif len(legal) <= 16:
+                    self.con.say(one_line(legal_line(legal, hand), 400))
+
+
+# -- choosing the table: a new one, or one to resume ------------------------------------------
+@dataclass(frozen=True)
+class PlayRequest:
+    game_name: str | None
+    seed: int | None
+    seat: int
+    watch: bool
+    options: dict[str, str]
+    agent: str
+    db_url: str
+    resume: int | bool | None
+    players: int | None = None
+
+
+class Resumer:
+    """``--resume [N]``: find the terminal game to go on with, or say
+    precisely why there is none."""
+
+    def __init__(
+        self,
+        service: TableService,
+        store: Store,
+        con: Console,
+        db_name: str,
+        finished_on_start: dict[int, TableUpdate],
+    ) -> None:
+        self.service = service
+        self.store = store
+        self.con = con
+        self.db_name = db_name
+        self.finished_on_start = finished_on_start
+        self.actor = Actor.local()
+
+    async def candidates(self) -> list[TableInfo]:
+        """Unfinished terminal games, with those the service just finished
+        (their last move was stored but not their result)."""
+        tables = {
+            t.id: t for t in await self.service.open_tables(self.actor) if is_terminal_table(t)
+        }
+        for table_id, update in self.finished_on_start.items():
+            tables.setdefault(table_id, update.table)
+        return [tables[k] for k in sorted(tables)]
+
+    async def describe(self, info: TableInfo) -> str:
+        title = game_title(info.game, get_game(info.game).title)
+        _, view = await self.service.public_view(info.id, self.actor)
+        if info.id in self.finished_on_start:
+            where = t("over (result not yet shown)")
+        elif view is None:
+            where = t("not started")
+        elif info.game == "ladder":
+            where = t("game {number}", number=view.round_number)
+        else:
+            where = t("deal {number}", number=view.round_number)
+        loaded = await self.store.table(info.id)
+        when = ""
+        if loaded is not None and loaded[0].updated_at is not None:
+            stamp = loaded[0].updated_at
+            stamp = stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
+            when = ", " + t("last played {when}", when=f"{stamp.astimezone():%Y-%m-%d %H:%M}")
+        return f"  #{info.id}  {title}, {where}{when}"
+
+    async def choose(self, wanted: int | None) -> int:
+        """The table to resume; ``CliError`` when there is none to choose."""
+        if wanted is not None:
+            return await self._check(wanted)
+        tables = await self.candidates()
+        if not tables:
+            raise CliError(
+                t("there is no unfinished terminal game in {database}", database=self.db_name)
+            )
+        if len(tables) == 1:
+            return tables[0].id
+        self.con.say(t("Unfinished terminal games:"))
+        for info in tables:
+            self.con.say(await self.describe(info))
+        ids = {table.id for table in tables}
+        if not self.con.interactive:
+            raise CliError(t("several unfinished games: choose one with --resume N"))
+        while True:
+            try:
+                text = await self.con.ask(t("Resume which table? "))
+            except BadInput as exc:
+                self.con.say(t("Not understood: {problem}", problem=one_line(exc)))
+                continue
+            if text is None or text.lower() in ("q", "quit", "exit"):
+                raise CliError(t("no table chosen: choose one with --resume N"))
+            number = text.lstrip("#")
+            if number.isdecimal() and int(number) in ids:
+                return int(number)
+            tables_text = ", ".join(str(i) for i in sorted(ids))
+            self.con.say(one_line(t("Type one of: {tables}", tables=tables_text)))
+
+    async def _check(self, table_id: int) -> int:
+        if table_id in self.finished_on_start:
+            return table_id
+        try:
+            info = await self.service.get_table(table_id, self.actor)
+        except TableNotFound:
+            if await self.service.store.table(table_id) is None:
+                raise CliError(
+                    t(
+                        "there is no table {table} in {database}",
+                        table=table_id,
+                        database=self.db_name,
+                    )
+                ) from None
+            raise CliError(
+                t("table {table} is not a terminal game (it belongs to Discord)", table=table_id)
+            ) from None
+        if info.status == "finished":
+            _, view = await self.service.public_view(table_id, self.actor)
+            result = result_line(view, seat_names(info)) if view is not None else t("not recorded")
+            raise CliError(
+                t(
+                    "table {table} is finished: its result was {result}",
+                    table=table_id,
+                    result=result,
+                )
+            )
+        if info.status == "abandoned":
+            raise CliError(
+                t("table {table} was abandoned: there is nothing to resume", table=table_id)
+            )
+        return table_id
+
+
+def _check_sqlite_path(db_url: str, db_name: str) -> None:
+    """A SQLite path that cannot work is refused before the driver tries: a
+    failed connect inside the migration's worker thread makes aiosqlite
+    print a thread traceback of its own."""
+    url = make_url(db_url)
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+        return
+    path = os.path.abspath(url.database)
+    folder = os.path.dirname(path)
+    if not os.path.isdir(folder):
+        raise CliError(
+            t(
+                "cannot open the database {database}: there is no folder {folder}",
+                database=db_name,
+                folder=folder,
+            )
+        )
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise CliError(t("cannot open the database {database}: it is not a file", database=db_name))
+    if not os.access(path if os.path.exists(path) else folder, os.R_OK | os.W_OK):
+        raise CliError(
+            t("cannot open the database {database}: permission denied", database=db_name)
+        )
+
+
+def _require_existing(db_url: str, db_name: str) -> None:
+    """``--resume`` on a SQLite file that is not there: refused, and the
+    file is not created."""
+    url = make_url(db_url)
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+        return
+    if not os.path.exists(url.database):
+        raise CliError(
+            t("there is no database {database}: nothing to resume (check --db)", database=db_name)
+        )
+
+
+async def _open_store(db_url: str, db_name: str) -> Store:
+    _check_sqlite_path(db_url, db_name)
+    store = Store(db_url)
+    try:
+        await store.migrate()
+    except Exception as exc:  # the store wraps driver errors: say what is wrong
+        await store.close()
+        if isinstance(exc, StoreUnavailable) and not exc.retryable:
+            raise CliError(str(exc)) from None  # damaged: the store says what to do
+        cause = exc.__cause__ or exc
+        cause = getattr(cause, "orig", None) or cause
+        raise CliError(
+            t("cannot open the database {database}: {cause}", database=db_name, cause=cause)
+        ) from None
+    return store
+
+
+async def _play(request: PlayRequest, con: Console, session: Session) -> int:
+    plan = None
+    if request.resume is None:
+        plan = plan_new_game(
+            request.game_name,
+            request.options,
+            players=request.players,
+            seat=request.seat,
+            watch=request.watch,
+        )
+    db_name = database_name(request.db_url)
+    if request.resume is not None:
+        _require_existing(request.db_url, db_name)  # resuming reads: never create the file
+    store = await _open_store(request.db_url, db_name)
+    service = TableService(
+        store,
+        turn_seconds_default=0,
+        ai_budget_ms=200,
+        max_open_per_host=None,
+        owns=terminal_tables,
+    )
+    actor = Actor.local()
+    finished_on_start: dict[int, TableUpdate] = {}
+
+    async def collect(update: TableUpdate) -> None:
+        if update.kind == "finished" and is_terminal_table(update.table):
+            finished_on_start[update.table.id] = update
+
+    try:
+        unsubscribe = service.subscribe(collect)
+        try:
+            await service.start(dispatch_deadlines=False)
+        finally:
+            unsubscribe()
+        if plan is None:
+            resumer = Resumer(service, store, con, db_name, finished_on_start)
+            wanted = None if request.resume is True else int(request.resume)
+            table_id = await resumer.choose(wanted)
+            info = await service.get_table(table_id, actor)
+            if table_id in finished_on_start:
+                con.say(
+                    t(
+                        "Table #{table} ({game}) was over when it stopped; its result is now "
+                        "recorded.",
+                        table=table_id,
+                        game=game_title(info.game, get_game(info.game).title),
+                    )
+                )
+                _, view = await service.public_view(table_id, actor)
+                if view is not None:
+                    results = finished_on_start[table_id].results
+                    con.say(
+                        render_ranking(
+                            view,
+                            seat_names(info),
+                            you=info.seat_of(LOCAL_USER),
+                            ranks=results.ranks if results is not None else None,
+                        )
+                    )
+                    con.say(unrated_sentence(NO_SERVER))
+                return 0
+            session.table_id = table_id
+            if info.status == "lobby":  # stopped before its first deal
+                difficulty = AGENT_TO_DIFFICULTY.get(request.agent, "normal")
+                info = await service.start_table(table_id, actor, fill_ai=difficulty)
+            human = info.seat_of(LOCAL_USER)
+            title = game_title(info.game, get_game(info.game).title)
+            con.say(
+                t(
+                    "Resuming table #{table} ({game}) at move {move}.",
+                    table=table_id,
+                    game=title,
+                    move=info.seq,
+                )
+            )
+        else:
+            unfinished = await Resumer(service, store, con, db_name, {}).candidates()
+            if unfinished:
+                con.say(
+                    tn(
+                        "You have {n} unfinished game here: {command} goes on with it.",
+                        "You have {n} unfinished games here: {command} lists them.",
+                        len(unfinished),
+                        command=session.hint(unfinished[0].id if len(unfinished) == 1 else None),
+                    )
+                )
+            info = await service.create_table(
+                actor,
+                game=plan.game.name,
+                options=plan.options,
+                seed=request.seed,
+                host_seat=None if request.watch else request.seat,
+            )
+            session.table_id = info.id
+            difficulty = AGENT_TO_DIFFICULTY.get(request.agent, "normal")
+            info = await service.start_table(info.id, actor, fill_ai=difficulty)
+            human = None if request.watch else request.seat
+            title = game_title(plan.game.name, plan.game.title)
+            con.say(f"{title}: {game_summary(plan.game.name, plan.game.summary)}")
+            con.say(t("Settings: {settings}", settings=settings_line(info.variant)))
+            if human is not None:
+                seat_line = t(
+                    "You sit in seat {seat} at table #{table}.", seat=human, table=info.id
+                )
+                con.say(f"{seat_line}\n{help_text(plan.game, session.hint())}")
+            con.say()
+        return await TerminalTable(service, con, info.id, human, session).run()
+    finally:
+        await service.close()
+        await store.close()
+
+
+def play_terminal(
+    game_name: str | None,
+    *,
+    seed: int | None = None,
+    seat: int = 0,
+    watch: bool = False,
+    options: dict[str, str] | None = None,
+    agent: str = "heuristic",
+    db_url: str | None = None,
+    resume: int | bool | None = None,
+    players: int | None = None,
+    console: Console | None = None,
+    lang: str | None = None,
+) -> int:
+    """Play (or resume) one match in the terminal; returns the exit code.
+    Refusals are one line on stderr with exit code 2; Ctrl-C ends at once
+    with the command that resumes the game (exit code 130), SIGTERM the
+    same way with exit code 0.  ``db_url``: default the terminal's own file
+    (``TERMINAL_DB``).  ``lang``: the language of everything printed
+    (default: the environment's)."""
+    with using(lang or from_environment(os.environ)):
+        return _play_terminal(
+            game_name,
+            seed=seed,
+            seat=seat,
+            watch=watch,
+            options=options,
+            agent=agent,
+            db_url=db_url,
+            resume=resume,
+            players=players,
+            console=console,
+            lang=lang,
+        )
+
+
+def _play_terminal(
+    game_name: str | None,
+    *,
+    seed: int | None,
+    seat: int,
+    watch: bool,
+    options: dict[str, str] | None,
+    agent: str,
+    db_url: str | None,
+    resume: int | bool | None,
+    players: int | None,
+    console: Console | None,
+    lang: str | None,
+) -> int:
+    con = console or Console()
+    request = PlayRequest(
+        game_name=game_name,
+        seed=seed,
+        seat=seat,
+        watch=watch,
+        options=options or {},
+        agent=agent,
+        db_url=db_url or TERMINAL_DB_URL,
+        resume=resume,
+        players=players,
+    )
+    session = Session(db_url=request.db_url, lang=lang)
+    try:
+        return asyncio.run(_until_stopped(_play(request, con, session), session))
+    except asyncio.CancelledError:
+        if session.stopped_by is None:
+            raise
+        _say_stopped(con, session, t("Stopped ({signal}).", signal=session.stopped_by))
+        return 0
+    except CliError as exc:
+        con.refuse(exc)
+        return 2
+    except EngineError as exc:
+        con.refuse(error_text(exc))
+        return 2
+    except StoreUnavailable as exc:
+        con.refuse(f"{exc} ({database_name(request.db_url)})")
+        return 1
+    except KeyboardInterrupt:
+        _say_stopped(con, session, t("Interrupted."))
+        return EXIT_INTERRUPTED
+
+
+def _say_stopped(con: Console, session: Session, stopped: str) -> None:
+    if session.table_id is not None:
+        con.say(
+            "\n" + t("Interrupted: resume with {command}", command=session.hint(session.table_id))
+        )
+    else:
+        con.say("\n" + stopped)
+
+
+async def _until_stopped(play: Coroutine[Any, Any, int], session: Session) -> int:
+    """Run ``play``; SIGTERM cancels it like Ctrl-C does (its ``finally``
+    closes the service and the store: every stored move is kept) and is
+    noted in ``session`` so the caller exits 0."""
+    import signal
+
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+
+    def stop() -> None:
+        if session.stopped_by is None:
+            session.stopped_by = "SIGTERM"
+            task.cancel()
+
+    try:
+        loop.add_signal_handler(signal.SIGTERM, stop)
+    except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, Windows
+        return await play
+    try:
+        return await play
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
