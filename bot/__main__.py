@@ -131,7 +131,7 @@ def build_parser() -> tuple[CliParser, CliParser]:
 
     add_replay_parser(sub)  # python -m bot replay TABLE (bot/cli/replay.py)
     ops_cli.register(sub)  # backup, restore, migrate-data, doctor (bot/cli/ops_commands.py)
-    from bot.discord.health import add_parser as add_health_parser
+    from bot.cli.health import add_parser as add_health_parser
 
     add_health_parser(sub)  # python -m bot health (bot/discord/health.py)
     return parser, play
@@ -150,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return cli_replay(args)
     if command == "health":
-        from bot.discord.health import cli_health
+        from bot.cli.health import cli_health
 
         return cli_health(args)
     if command is None:

@@ -18,8 +18,8 @@ import pytest
 from aiohttp import web
 from prometheus_client.parser import text_string_to_metric_families
 
+from bot.cli.health import cli_health, local_host
 from bot.discord.client import CardBot
-from bot.discord.health import cli_health, local_host
 from bot.discord.metrics import Metrics, route_of_path
 from bot.settings import Settings
 from tests.bot.discord.harness import FakeDiscord, play_turn, settle, start_game, user_payload
