@@ -29,9 +29,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.discord import embeds
 from bot.discord.client import CardBot
 from bot.discord.presenter import NOTES
-from bot.render import messages
 from bot.settings import Settings
 from tests.bot.discord.harness import (
     CALLBACK,
@@ -162,7 +162,7 @@ async def run(args: argparse.Namespace, fake: FakeDiscord, db: Path) -> dict[str
     played = time.monotonic() - began
     info, view = await bot.service.public_view(table_id)
     message = table_message(fake, bot, table_id)
-    expected = messages.table_embed(info, view, note=NOTES["finished"]).to_dict()
+    expected = embeds.table_embed(info, view, note=NOTES["finished"]).to_dict()
     shown = dict(message["embeds"][0])
     for embed in (shown, expected):
         embed.pop("image", None)

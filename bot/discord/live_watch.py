@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord import embeds
 from bot.discord.actors import actor_of
 from bot.discord.live_hands import TOKEN_LIFETIME
 from bot.discord.tasks import detached
@@ -71,12 +72,12 @@ def watch_png(info: TableInfo, view: Observation) -> bytes:
 def watch_content(info: TableInfo, view: Observation | None) -> dict[str, Any]:
     """The watcher's message (in the current language), picture aside."""
     if view is None:
-        return {"embed": messages.lobby_embed(info), "attachments": []}
+        return {"embed": embeds.lobby_embed(info), "attachments": []}
     if info.status in ENDED:
         note = t("👁 Table #{table} has ended: this is its last position.", table=info.id)
     else:
         note = t("👁 You are watching table #{table}: this view follows the game.", table=info.id)
-    return {"embed": messages.table_embed(info, view, note=note)}
+    return {"embed": embeds.table_embed(info, view, note=note)}
 
 
 class LiveWatchers:

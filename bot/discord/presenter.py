@@ -60,7 +60,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord import items
+from bot.discord import embeds, items
 from bot.discord.channel_budget import LIMIT, ChannelBudget
 from bot.discord.feed import TableFeed
 from bot.discord.live_hands import LiveHands
@@ -131,7 +131,7 @@ def board_recorded_message(info: TableInfo) -> dict[str, Any]:
             "The board is recorded: this table has finished its work. Its score counts in "
             "the tournament's standings once every table has played the board."
         ),
-        colour=messages.COLOUR,
+        colour=embeds.COLOUR,
     )
     return {"embed": embed, "view": None, "attachments": []}
 
@@ -407,7 +407,7 @@ class Presenter:
         info = update.table
         if info.status == "lobby" or update.view is None:
             content = {
-                "embed": messages.lobby_embed(info),
+                "embed": embeds.lobby_embed(info),
                 "view": items.lobby_view(info),
                 "attachments": [],
             }
@@ -418,7 +418,7 @@ class Presenter:
             return board_recorded_message(info), None, 0
         msgid = NOTES.get(info.status) or NOTES.get(update.kind)
         note = t(msgid) if msgid else ""
-        embed = messages.table_embed(info, update.view, note=note)
+        embed = embeds.table_embed(info, update.view, note=note)
         png = await asyncio.to_thread(picture, info, update)
         digest = hashlib.blake2b(png, digest_size=16).hexdigest()
         embed.set_image(url="attachment://table.png")
@@ -492,7 +492,7 @@ class Presenter:
         if feed.latest is not None and feed.latest.table.status == "lobby":
             info, feed.latest = feed.latest.table, None
         with using(await self._lang(feed)):
-            embed, view = messages.lobby_embed(info), items.lobby_view(info)
+            embed, view = embeds.lobby_embed(info), items.lobby_view(info)
         try:
             message = await self.bot.get_partial_messageable(feed.channel_id).send(
                 embed=embed, view=view

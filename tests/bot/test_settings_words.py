@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.discord import embeds
 from bot.discord.cogs.settings import server_text
 from bot.i18n import LOCALES, using
 from bot.i18n.errors import error_text
@@ -67,7 +68,7 @@ def lobby(game: str, variant: dict[str, Any]) -> str:
         deadline=None,
         turn_seconds=90,
     )
-    embed = messages.lobby_embed(info)
+    embed = embeds.lobby_embed(info)
     return next(f.value for f in embed.fields if (f.value and "·" in f.value) or "\n" in f.value)
 
 

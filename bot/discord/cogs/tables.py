@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.discord import embeds
 from bot.discord.actors import actor_of
 from bot.discord.cogs.common import game_autocomplete, option_choices, table_choices
 from bot.discord.handler import joined_text
@@ -164,7 +165,7 @@ class Tables(
             actor, game=game, channel_id=interaction.channel_id, options=parse_options(options)
         )
         with using(await self.bot.languages.for_channel(interaction)):
-            embed, view = messages.lobby_embed(info), lobby_view(info)
+            embed, view = embeds.lobby_embed(info), lobby_view(info)
         response = await interaction.response.send_message(embed=embed, view=view)
         await self.service.set_message(
             info.id, channel_id=interaction.channel_id, message_id=response.message_id
@@ -220,9 +221,7 @@ class Tables(
         table_id = await self._pick_table(interaction, table)
         info, view = await self.service.public_view(table_id, actor)
         if view is None:
-            await interaction.response.send_message(
-                embed=messages.lobby_embed(info), ephemeral=True
-            )
+            await interaction.response.send_message(embed=embeds.lobby_embed(info), ephemeral=True)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         png = await asyncio.to_thread(
@@ -232,7 +231,7 @@ class Tables(
             away=[s.away for s in info.seats],
             title=messages.table_title(info),
         )
-        embed = messages.table_embed(info, view)
+        embed = embeds.table_embed(info, view)
         embed.set_image(url="attachment://table.png")
         await interaction.edit_original_response(
             embed=embed,

@@ -12,8 +12,8 @@ import asyncio
 import contextvars
 from typing import Any
 
+from bot.discord import embeds
 from bot.discord.presenter import EditRecord
-from bot.render import messages
 from bot.services.actor import Actor
 from bot.services.models import TableUpdate
 from tests.bot.discord.conftest import start_bot
@@ -77,7 +77,7 @@ async def play_fast(bot: Any, tables: dict[int, int], moves: int) -> None:
 async def shows_latest(bot: Any, fake: FakeDiscord, table_id: int) -> bool:
     """The table message shows the table's current state (picture aside)."""
     info, view = await bot.service.public_view(table_id)
-    expected = messages.table_embed(info, view).to_dict()
+    expected = embeds.table_embed(info, view).to_dict()
     shown = dict(table_message(fake, bot, table_id)["embeds"][0])
     for embed in (shown, expected):
         embed.pop("image", None)

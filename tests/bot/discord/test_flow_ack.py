@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import re
 
-from bot.render import messages
+from bot.discord import embeds
 from bot.services.actor import Actor
 from tests.bot.discord.harness import (
     CALLBACK,
@@ -85,7 +85,7 @@ async def test_the_last_update_always_reaches_the_table_message(fake, bot):
     ]
     assert 1 <= len(edits) < 7, "edits coalesce"
     lobby = table_message(fake, bot, table_id)
-    assert lobby["embeds"][0] == messages.lobby_embed(info).to_dict()
+    assert lobby["embeds"][0] == embeds.lobby_embed(info).to_dict()
 
 
 async def test_the_final_table_message_shows_the_final_state_of_a_game(fake, bot):
@@ -99,7 +99,7 @@ async def test_the_final_table_message_shows_the_final_state_of_a_game(fake, bot
     await settle()
     info, view = await bot.service.public_view(table_id)
     message = table_message(fake, bot, table_id)
-    expected = messages.table_embed(info, view).to_dict()
+    expected = embeds.table_embed(info, view).to_dict()
     shown = dict(message["embeds"][0])
     shown.pop("image", None)
     expected.pop("image", None)

@@ -9,6 +9,7 @@ import random
 import discord
 import pytest
 
+from bot.discord import embeds
 from bot.render import messages
 from bot.services.models import ResultInfo, SeatInfo, TableInfo
 from engine import GAMES, Observation, get_game
@@ -66,7 +67,7 @@ def test_fit_embed_keeps_the_total_under_6000():
     embed = discord.Embed(title="t" * 300, description="d" * 5000)
     for i in range(8):
         embed.add_field(name=f"f{i}" * 200, value="v" * 2000)
-    messages.fit_embed(embed)
+    embeds.fit_embed(embed)
     assert len(embed) <= 6000
     assert len(embed.title) <= 256 and len(embed.description) <= 4096
     assert all(len(f.value) <= 1024 and len(f.name) <= 256 for f in embed.fields)
@@ -127,7 +128,7 @@ def test_table_embed_marks_turn_deadline_away_and_resigned_without_mentions():
     while state.decider != 1:
         state.apply(state.legal_actions()[0])
     info = table("callbreak", seats=seats)
-    embed = messages.table_embed(info, state.view(None)).to_dict()
+    embed = embeds.table_embed(info, state.view(None)).to_dict()
     assert "Waiting for **Bram**" in embed["description"]
     assert "💤 away" in embed["description"]
     assert "<t:1900000123:R>" in embed["description"]
@@ -144,7 +145,7 @@ def test_table_embed_shows_contract_auction_and_trump_with_symbols():
     state = game.new_match(seed=2)
     state.apply("bid 9 H")
     state.apply("bid 10 NT")
-    embed = messages.table_embed(table("blot"), state.view(None)).to_dict()
+    embed = embeds.table_embed(table("blot"), state.view(None)).to_dict()
     text = str(embed)
     assert "9 ♥" in text and "10 no trump" in text
     for move in ("pass",) * 4:
@@ -152,7 +153,7 @@ def test_table_embed_shows_contract_auction_and_trump_with_symbols():
     assert state.phase == "play"
     table_field = next(
         f["value"]
-        for f in messages.table_embed(table("blot"), state.view(None)).to_dict()["fields"]
+        for f in embeds.table_embed(table("blot"), state.view(None)).to_dict()["fields"]
         if f["name"] == "Table"
     )
     assert "Contract: **10 no trump** by" in table_field
@@ -172,7 +173,7 @@ def test_public_texts_stay_within_limits_through_a_game(name):
         if state.is_over:
             break
         view = state.view(None)
-        embed = messages.table_embed(info, view)
+        embed = embeds.table_embed(info, view)
         assert len(embed) <= 6000
         assert all(len(f.value) <= 1024 for f in embed.fields)
         if view.last_deal is not None:
@@ -187,7 +188,7 @@ def test_lobby_embed_lists_seats_host_and_closing_time():
         SeatInfo(2, None, "", None),
         SeatInfo(3, None, "", None),
     )
-    embed = messages.lobby_embed(table("callbreak", status="lobby", seats=seats)).to_dict()
+    embed = embeds.lobby_embed(table("callbreak", status="lobby", seats=seats)).to_dict()
     assert embed["title"] == "Callbreak — table #12"
     assert "Host: **Ada**" in embed["description"]
     assert "2/4 seated" in embed["description"]

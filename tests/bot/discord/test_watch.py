@@ -7,9 +7,8 @@ from typing import Any
 
 import pytest
 
-from bot.discord import live_watch
+from bot.discord import embeds, live_watch
 from bot.i18n import t
-from bot.render import messages
 from tests.bot.discord.harness import (
     EPHEMERAL,
     HOOK_ORIGINAL,
@@ -43,7 +42,7 @@ def expected_embed(bot: Any, table_id: int) -> Any:
     live = bot.service.tables[table_id]
     info = live.info()
     note = t("👁 You are watching table #{table}: this view follows the game.", table=table_id)
-    return messages.table_embed(info, live.state.view(None), note=note).to_dict()
+    return embeds.table_embed(info, live.state.view(None), note=note).to_dict()
 
 
 def edits_of(fake: FakeDiscord, token: str, start: int) -> list[Any]:
@@ -58,7 +57,7 @@ async def test_watch_shows_only_the_spectator_view(
     bot: Any, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seen: list[Any] = []
-    real_embed, real_png = messages.table_embed, live_watch.watch_png
+    real_embed, real_png = embeds.table_embed, live_watch.watch_png
 
     def embed_spy(info: Any, view: Any, **kw: Any) -> Any:
         seen.append(view)
@@ -68,7 +67,7 @@ async def test_watch_shows_only_the_spectator_view(
         seen.append(view)
         return real_png(info, view)
 
-    monkeypatch.setattr(messages, "table_embed", embed_spy)
+    monkeypatch.setattr(embeds, "table_embed", embed_spy)
     monkeypatch.setattr(live_watch, "watch_png", png_spy)
     table_id = await start_game(bot, fake, (HOST, GUEST))
     token = await watch(bot, fake, table_id, SPECTATOR)
@@ -135,13 +134,13 @@ async def test_the_public_table_message_shows_only_the_spectator_view(
     """What the whole channel watches: every table-message render takes the
     spectator view (the picture's own assertion covers the PNG)."""
     seen: list[Any] = []
-    real_embed = messages.table_embed
+    real_embed = embeds.table_embed
 
     def embed_spy(info: Any, view: Any, **kw: Any) -> Any:
         seen.append(view)
         return real_embed(info, view, **kw)
 
-    monkeypatch.setattr(messages, "table_embed", embed_spy)
+    monkeypatch.setattr(embeds, "table_embed", embed_spy)
     table_id = await start_game(bot, fake, (HOST,))
     await play_turn(bot, fake, table_id, HOST)
     await settle()
