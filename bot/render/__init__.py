@@ -1,1 +1,2 @@
-"""Rendering: pure functions from engine views to text, embeds and images."""
+"""Rendering, pure: engine views and the services' records -> texts and pictures
+(no discord.py: ``bot.discord`` turns them into messages and embeds)."""

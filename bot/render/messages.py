@@ -1,10 +1,11 @@
-"""Pure rendering for Discord: service objects -> embeds and texts.
+"""Pure rendering for Discord: service objects -> the texts of its messages.
 
 Public messages are rendered only from the spectator view
 (``state.view(None)``); a hand only from that player's own view, so nothing
 here can show a card its reader may not see.  Names are shown as plain,
 escaped text (no mentions: an edit must never ping).  Every text goes
-through ``clip`` and every embed through ``fit_embed``: Discord refuses a
+through ``clip`` and every embed through ``fit_embed`` (``bot.discord.embeds``):
+Discord refuses a
 message over its limits, and a refused edit leaves a table frozen.  Every
 word is in the current language (``bot.i18n``): the caller decides whose
 (the server's for a public message, the reader's for a hand).
@@ -15,8 +16,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import groupby
 from typing import Any
-
-import discord
 
 from bot.i18n import t, tn, tp
 from bot.i18n.settings_words import (
@@ -34,6 +33,7 @@ from bot.i18n.terms import (
     seat_display_name,
     setting_help,
 )
+from bot.render.markdown import escape_markdown, escape_mentions
 from bot.render.text import cards_text, fmt_score, label_for, notation_text, trump_text
 from bot.render.unrated import unrated_sentence
 from bot.services.models import ResultInfo, TableInfo
@@ -59,8 +59,8 @@ def clip(text: str, limit: int = CONTENT_MAX) -> str:
 
 def plain_name(name: str) -> str:
     """A seat name safe inside markdown: no mention, no formatting."""
-    text = discord.utils.escape_mentions(" ".join((name or "").split()))
-    return discord.utils.escape_markdown(clip(text, NAME_MAX))
+    text = escape_mentions(" ".join((name or "").split()))
+    return escape_markdown(clip(text, NAME_MAX))
 
 
 def seat_names(info: TableInfo) -> list[str]:
