@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.cli.terminal import one_line
+from bot.cli.terminal_console import one_line
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_LINE = 250  # an error line, with the program name around the message

@@ -11,7 +11,8 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import write_po
 
-from bot.cli.terminal import Console, play_terminal
+from bot.cli.terminal import play_terminal
+from bot.cli.terminal_console import Console
 from bot.i18n import catalog as catalogue_module
 from bot.i18n import current, fill, get_lang, normalize, pick, placeholders, t, tn, using
 from bot.i18n.errors import GENERIC, error_text

@@ -100,7 +100,7 @@ def test_watch_mode_plays_every_game_to_the_end(name, tmp_path):
 
 
 def test_shorthand_cards_and_numbers_are_read_by_the_terminal():
-    from bot.cli.terminal import resolve_input
+    from bot.cli.terminal_console import resolve_input
     from engine import get_game
 
     state = get_game("callbreak").new_match(seed=1)

@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli.terminal import Console, play_terminal, resolve_input
+from bot.cli.terminal import play_terminal
+from bot.cli.terminal_console import Console, resolve_input
 from bot.i18n import LOCALES, fill, get_lang, t, using
 from bot.i18n.errors import GENERIC
 from bot.render.columns import width

@@ -11,7 +11,8 @@ import io
 
 import pytest
 
-from bot.cli.terminal import Console, TerminalTable
+from bot.cli.terminal import TerminalTable
+from bot.cli.terminal_console import Console
 from bot.db.repositories import Store
 from bot.services.actor import Actor
 from bot.services.resume import ServiceNotStarted
