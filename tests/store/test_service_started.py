@@ -11,8 +11,8 @@ import io
 
 import pytest
 
-from bot.cli.terminal import TerminalTable
 from bot.cli.terminal_console import Console
+from bot.cli.terminal_table import TerminalTable
 from bot.db.repositories import Store
 from bot.services.actor import Actor
 from bot.services.resume import ServiceNotStarted
