@@ -33,7 +33,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.services.thinking import Decision, Thinker, default_workers
+from bot.services.ai_worker import Decision
+from bot.services.thinking import Thinker, default_workers
 from engine import GAMES, get_game
 from engine.ai import get_agent
 from engine.core.actions import Action

@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.services.actor import Actor
+from bot.services.ai_worker import Decision
 from bot.services.errors import ServiceError, WrongStatus
 from bot.services.models import TableInfo
 from bot.services.policy import DIFFICULTIES
-from bot.services.thinking import Decision
 from engine import Action
 from engine.ai import agent_names
 

@@ -54,12 +54,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import logging
 import multiprocessing
 import os
 import random
-import signal
 import time
 from collections import deque
 from collections.abc import Sequence
@@ -69,10 +67,10 @@ from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
 from typing import Any
 
+from bot.services.ai_worker import Decision, _init_worker, _ping, _think
 from bot.services.observer import NO_OBSERVER, ServiceObserver
 from engine.ai import get_agent
 from engine.core.actions import Action
-from engine.core.view import Observation
 
 log = logging.getLogger(__name__)
 
@@ -91,58 +89,8 @@ def default_workers() -> int:
     return max(1, (os.cpu_count() or 2) - 1)
 
 
-@dataclass(frozen=True)
-class Decision:
-    """One AI decision, everything a worker needs and nothing more: the
-    seat's own view (never the full state), the legal actions, the agent's
-    name, its seed and its budget.  ``legal`` may be given as a list; it is
-    kept as a tuple, the view's own tuple when equal, so a pickle carries the
-    actions once."""
-
-    table_id: int
-    game: str
-    agent: str
-    view: Observation
-    legal: tuple[Action, ...]
-    seed: int
-    budget_ms: int
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.view, Observation):
-            kind = type(self.view).__name__
-            raise TypeError(f"a Decision holds a seat's Observation, not a {kind}")
-        legal = tuple(self.legal)
-        if not legal:
-            raise ValueError(f"table {self.table_id}: a decision needs at least one legal action")
-        if legal == self.view.legal_actions:
-            legal = self.view.legal_actions
-        object.__setattr__(self, "legal", legal)
-
-
 class ThinkerClosed(RuntimeError):
     """``decide`` was called after ``close``."""
-
-
-# -- in the worker -------------------------------------------------------------------------------
-def _init_worker(preload: tuple[str, ...], niceness: int) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if niceness:
-        with contextlib.suppress(AttributeError, OSError):
-            os.nice(niceness)
-    importlib.import_module("engine.ai")
-    for name in preload:
-        importlib.import_module(name)
-
-
-def _ping() -> int:
-    return os.getpid()
-
-
-def _think(decision: Decision) -> Action:
-    agent = get_agent(
-        decision.agent, game=decision.game, seed=decision.seed, budget_ms=decision.budget_ms
-    )
-    return agent.act(decision.view, list(decision.legal))
 
 
 def _workers_of(pool: ProcessPoolExecutor | None) -> dict[int, BaseProcess]:

@@ -18,6 +18,7 @@ from typing import Any
 
 from bot.db.repositories import StoreUnavailable
 from bot.services.actor import Actor
+from bot.services.ai_worker import Decision
 from bot.services.errors import (
     StaleAction,
     TableBusy,
@@ -28,7 +29,6 @@ from bot.services.models import (
     TableInfo,
 )
 from bot.services.policy import AWAY_AFTER_EXPIRIES, AWAY_TURN_SECONDS, DIFFICULTIES, DRIVER_BACKOFF
-from bot.services.thinking import Decision
 from engine import MatchState
 from engine.ai import agent_names
 

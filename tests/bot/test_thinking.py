@@ -23,7 +23,8 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from bot.services.thinking import Decision, Thinker, ThinkerClosed
+from bot.services.ai_worker import Decision
+from bot.services.thinking import Thinker, ThinkerClosed
 from engine import GAMES, MatchState, get_game
 from engine.ai import BaseAgent, agent_names, get_agent, register_agent
 from engine.core.actions import Action
