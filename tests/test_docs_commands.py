@@ -472,6 +472,8 @@ def plan(command: Command) -> Plan:
         return Plan(False, bench_form(command), "a benchmark: minutes of CPU")
     if program in ("ruff", "mypy"):
         return Plan(False, dev_tool(program), "lint of the repository (the suite checks the same)")
+    if program == "lint-imports":
+        return Plan(False, dev_tool("import-linter"), "the layering check (the suite runs it)")
     if program == "cp":
         return Plan(True, files_exist(argv[1]), prepare=with_env_example)
     if program == "git":
