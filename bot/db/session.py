@@ -51,6 +51,7 @@ foreign_key_check`` before each migration commits instead.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from sqlalchemy import create_engine, event
@@ -153,6 +154,31 @@ def writer(engine: AsyncEngine) -> AsyncEngine:
     return engine.execution_options(**{BEGIN_OPTION: "IMMEDIATE"})
 
 
+#: pause between two tries of ``journal_mode=WAL`` on a file another process converts
+WAL_RETRY_SECONDS = 0.02
+
+
+def enter_wal_mode(cursor: Any, busy_timeout_ms: int) -> None:
+    """``PRAGMA journal_mode=WAL``, tried again while another process holds
+    the lock, up to the busy timeout.
+
+    Why: two processes opening one *new* file at once (two shards starting
+    together) both convert it to WAL; each needs the exclusive lock while
+    the other holds a shared one, and SQLite answers one of them "database
+    is locked" at once, without the busy handler (its deadlock rule).  The
+    other process's conversion takes milliseconds, so trying again is
+    enough; a file already in WAL mode never gets here twice."""
+    deadline = time.monotonic() + busy_timeout_ms / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except Exception as exc:  # the driver's OperationalError (sqlite3 or aiosqlite's)
+            if "locked" not in str(exc).lower() or time.monotonic() >= deadline:
+                raise
+        time.sleep(WAL_RETRY_SECONDS)
+
+
 def _set_up_sqlite(
     engine: Engine,
     *,
@@ -168,7 +194,7 @@ def _set_up_sqlite(
         cursor = dbapi_connection.cursor()
         try:
             cursor.execute(f"PRAGMA busy_timeout={busy_timeout_ms}")
-            cursor.execute("PRAGMA journal_mode=WAL")
+            enter_wal_mode(cursor, busy_timeout_ms)
             cursor.execute(f"PRAGMA synchronous={synchronous}")
             cursor.execute(f"PRAGMA foreign_keys={'ON' if foreign_keys else 'OFF'}")
             if not autocheckpoint:
