@@ -32,6 +32,7 @@ class Replaying:
 
 
 async def test_a_resuming_table_is_waited_for_on_the_table_services_awaitable(monkeypatch):
+    import bot.services.tournament_runner as runner
     import bot.services.tournaments as module
 
     class NoTimer:
@@ -43,6 +44,7 @@ async def test_a_resuming_table_is_waited_for_on_the_table_services_awaitable(mo
             raise AssertionError(f"the tournaments service polled (asyncio.sleep({delay}))")
 
     monkeypatch.setattr(module, "asyncio", NoTimer())
+    monkeypatch.setattr(runner, "asyncio", NoTimer())
     monkeypatch.setattr(module, "TournamentStore", lambda store: None)
     tables = Replaying()
     service = TournamentService(tables)  # type: ignore[arg-type]
