@@ -7,6 +7,7 @@ python -m bot play --resume [N]    # go on with an interrupted terminal game (sa
 python -m bot rules <game>         # print a game's rule book
 python -m bot replay TABLE [--db FILE]  # a finished match, trick by trick
 python -m bot health               # the running bot's /healthz (HEALTH_PORT), else doctor --quick
+python -m bot web [--port N] [--db FILE] [--lang L]  # play in the browser (local mode)
 
 Every refusal of the command line is one line on stderr with exit code 2
 (argparse's usage block is left to ``--help``).
@@ -134,6 +135,9 @@ def build_parser() -> tuple[CliParser, CliParser]:
     from bot.cli.health import add_parser as add_health_parser
 
     add_health_parser(sub)  # python -m bot health (bot/discord/health.py)
+    from bot.cli.web import add_parser as add_web_parser
+
+    add_web_parser(sub)  # python -m bot web (bot/cli/web.py)
     return parser, play
 
 
@@ -149,6 +153,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.cli.replay import cli_replay
 
         return cli_replay(args)
+    if command == "web":
+        from bot.cli.web import cli_web
+
+        return cli_web(args)
     if command == "health":
         from bot.cli.health import cli_health
 

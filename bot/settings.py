@@ -99,12 +99,21 @@ class Settings(BaseSettings):
     health_port: int | None = Field(default=None, ge=0, le=65535)
     health_host: str = "127.0.0.1"
 
+    #: the web table (bot/web: the Discord Activity and the browser client): off unless a
+    #: port is given (0: any free port); bound to WEB_HOST
+    web_port: int | None = Field(default=None, ge=0, le=65535)
+    web_host: str = "127.0.0.1"
+    #: the application's OAuth2 client secret (the Activity's code exchange, /api/token)
+    discord_client_secret: SecretStr | None = None
+    #: where Discord's HTTP API answers (tests point it at a fake)
+    discord_api_base: str = "https://discord.com/api/v10"
+
     @field_validator("database_url")
     @classmethod
     def _database_url(cls, value: str) -> str:
         return async_database_url(value)
 
-    @field_validator("health_port", mode="before")
+    @field_validator("health_port", "web_port", mode="before")
     @classmethod
     def _health_port(cls, value: Any) -> Any:
         if isinstance(value, str) and value.strip().lower() in ("", "off", "none"):
@@ -130,6 +139,13 @@ class Settings(BaseSettings):
     def shards(self) -> Shards:
         """The shards this process owns (``bot.db.shards``)."""
         return Shards.of_settings(self.shard_count, self.shard_ids)
+
+    @property
+    def activity_configured(self) -> bool:
+        """The Discord Activity can be offered: the web table runs and the
+        code exchange has its secret ("Open the table" is shown only then)."""
+        secret = self.discord_client_secret
+        return self.web_port is not None and secret is not None and bool(secret.get_secret_value())
 
     @property
     def has_token(self) -> bool:
