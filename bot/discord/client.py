@@ -23,6 +23,7 @@ from discord.ext import commands
 
 from bot.db.repositories import Store
 from bot.discord import custom_ids
+from bot.discord.activity import ActivityButton, is_activity_id, web_server
 from bot.discord.actors import actor_of
 from bot.discord.command_names import CommandTranslator
 from bot.discord.handler import ComponentHandler
@@ -42,6 +43,7 @@ from bot.services.policy import discord_tables
 from bot.services.tables import TableService
 from bot.services.thinking import Thinker
 from bot.settings import Settings
+from bot.web.launches import Launches
 from engine import EngineError
 
 log = logging.getLogger(__name__)
@@ -114,7 +116,18 @@ class CardBot(commands.Bot):
         self.components = ComponentHandler(self)
         self.hands = LiveHands(self.service, clock=hand_clock, language=self.languages.for_person)
         self.pings = TurnPings(self, clock=ping_clock)
-        self.presenter = Presenter(self, settings.edit_interval, self.hands, self.pings)
+        #: the web table (the Discord Activity), when WEB_PORT is set (bot/discord/activity.py)
+        self.launches = Launches()
+        self.web_server = web_server(
+            settings, self.service, self.launches, lambda: self.application_id
+        )
+        self.presenter = Presenter(
+            self,
+            settings.edit_interval,
+            self.hands,
+            self.pings,
+            activity=self.activity_enabled,
+        )
         self.metrics.attach(self)
         self.health = Health(self)
         #: /healthz and /metrics (bot/discord/health.py), when HEALTH_PORT is set
@@ -133,7 +146,7 @@ class CardBot(commands.Bot):
             await self.health_server.start()
         await self.store.migrate()
         self.service.subscribe(self.presenter.on_update)
-        self.add_dynamic_items(TableButton, TableSelect)
+        self.add_dynamic_items(TableButton, TableSelect, ActivityButton)
         for extension in EXTENSIONS:
             try:
                 await self.load_extension(extension)
@@ -142,6 +155,8 @@ class CardBot(commands.Bot):
         await self.tree.set_translator(CommandTranslator())  # commands in tr and hi
         # people are served while the rest is replayed (a table asked for is resumed first)
         await self.service.start(wait=False)
+        if self.web_server is not None:  # the Activity: same service, same tables
+            await self.web_server.start()
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -162,7 +177,9 @@ class CardBot(commands.Bot):
         and a component that needs stopping adds its step at its place:
 
         1. ``stop_taking_clicks``: every interaction from now on is answered
-           "restarting, nothing was changed" and reaches no handler;
+           "restarting, nothing was changed" and reaches no handler; the
+           web table (``WEB_PORT``) stops: its WebSockets are closed (1001,
+           the client reconnects to the next start) and it takes no move;
         2. ``service.close``: the services working through it stop first
            (tournaments: a board being recorded is finished by the next
            start), then resuming, deadlines and the AI drivers stop,
@@ -182,6 +199,11 @@ class CardBot(commands.Bot):
         await asyncio.shield(self._shutdown)
 
     @property
+    def activity_enabled(self) -> bool:
+        """The Activity is configured: table messages offer "Open the table"."""
+        return self.web_server is not None and self.settings.activity_configured
+
+    @property
     def shutting_down(self) -> bool:
         """True from the first step of ``shutdown`` on."""
         return self._shutdown is not None
@@ -189,6 +211,8 @@ class CardBot(commands.Bot):
     async def _shut_down(self) -> None:
         log.debug("shutting down: storing the last moves")
         self.stop_taking_clicks()
+        if self.web_server is not None:
+            await self.web_server.stop()
         await self.service.close()
         await self.presenter.close()
         if self._refusals:
@@ -240,7 +264,7 @@ class CardBot(commands.Bot):
         if interaction.type is not discord.InteractionType.component:
             return
         cid = interaction.custom_id or ""
-        if custom_ids.parse(cid) is None and not is_replay_id(cid):
+        if custom_ids.parse(cid) is None and not is_replay_id(cid) and not is_activity_id(cid):
             set_current(await self.languages.for_person(interaction))
             await interaction.response.send_message("⚠️ " + t(UNKNOWN_COMPONENT), ephemeral=True)
 

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.discord import custom_ids
+from bot.discord.activity import ActivityButton
 from bot.discord.custom_ids import ComponentId
 from bot.i18n import t
 from bot.i18n.terms import card_text, difficulty_word
@@ -140,10 +141,11 @@ def fill_view(info: TableInfo) -> discord.ui.View:
     return view
 
 
-def table_view(info: TableInfo) -> discord.ui.View:
+def table_view(info: TableInfo, activity: bool = False) -> discord.ui.View:
     """The table message's buttons: while playing, "Show my hand", "I'm
-    back" and "Leave (AI takes my seat)"; once finished, "Rematch";
-    nothing for an abandoned table."""
+    back" and "Leave (AI takes my seat)", and "Open the table" (the
+    Activity) when ``activity`` (it is configured); once finished,
+    "Rematch"; nothing for an abandoned table."""
     view = discord.ui.View(timeout=None)
     if info.status == "playing":
         for verb, label, style in (
@@ -153,6 +155,8 @@ def table_view(info: TableInfo) -> discord.ui.View:
             ("resign", t("Leave (AI takes my seat)"), Button.danger),
         ):
             view.add_item(_button(ComponentId(info.id, 0, verb), label, style=style))
+        if activity:
+            view.add_item(ActivityButton(info.id))
     elif info.status == "finished":
         view.add_item(
             _button(ComponentId(info.id, 0, "rematch"), t("Rematch"), style=Button.success)

@@ -161,8 +161,11 @@ class Presenter:
         pings: TurnPings,
         *,
         limit: int = LIMIT,
+        activity: bool = False,
     ) -> None:
         self.bot = bot
+        #: table messages offer "Open the table" (the Activity is configured)
+        self.activity = activity
         #: seconds per edit of one channel, on average (0: no budget)
         self.edit_interval = edit_interval
         self.limit = limit
@@ -422,7 +425,10 @@ class Presenter:
         png = await asyncio.to_thread(picture, info, update)
         digest = hashlib.blake2b(png, digest_size=16).hexdigest()
         embed.set_image(url="attachment://table.png")
-        content: dict[str, Any] = {"embed": embed, "view": items.table_view(info)}
+        content: dict[str, Any] = {
+            "embed": embed,
+            "view": items.table_view(info, activity=self.activity),
+        }
         if digest == shown:
             return content, digest, 0  # no "attachments": the message keeps its picture
         content["attachments"] = [discord.File(io.BytesIO(png), filename="table.png")]

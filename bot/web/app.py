@@ -34,6 +34,7 @@ from bot.services.policy import DIFFICULTIES
 from bot.web.auth import AuthError, DiscordAuth, Sessions
 from bot.web.frames import seat_names
 from bot.web.hub import Hub
+from bot.web.launches import Launches
 from bot.web.socket import CLOSE_GOING_AWAY, CTX, FRAMES_PER_SECOND, WebContext, websocket
 from engine import GAMES, EngineError
 
@@ -63,6 +64,7 @@ class WebConfig:
 
 CONFIG = web.AppKey("config", WebConfig)
 AUTH = web.AppKey("auth", DiscordAuth | None)  # type: ignore[arg-type]
+LAUNCHES = web.AppKey("launches", Launches)
 
 
 def _error(status: int, code: str, message: str) -> web.Response:
@@ -96,10 +98,11 @@ def _lang(request: web.Request) -> str:
     return normalize(request.query.get("lang", "")) or _config(request).default_lang
 
 
-def table_json(info: TableInfo, actor: Actor) -> dict[str, Any]:
+def table_json(info: TableInfo, actor: Actor, launch: bool = False) -> dict[str, Any]:
     """A table in a list (``/api/tables``, ``/api/local/tables``)."""
     return {
         "id": info.id,
+        "launch": launch,
         "game": info.game,
         "status": info.status,
         "seq": info.seq,
@@ -202,8 +205,12 @@ async def _tables(request: web.Request, finished: bool) -> web.Response:
     infos = list(await service.open_tables(actor))
     if finished:
         infos += await finished_local_tables(service, actor)
+    wanted = request.app[LAUNCHES].wanted(actor.user_id, actor.guild_id)
+    # the table "Open the table" was clicked for, then the reader's own, then the rest
+    infos.sort(key=lambda i: (i.id != wanted, i.seat_of(actor.user_id) is None))
     with using(_lang(request)):
-        return web.json_response({"tables": [table_json(i, actor) for i in infos]})
+        listed = [table_json(i, actor, launch=i.id == wanted) for i in infos]
+        return web.json_response({"tables": listed})
 
 
 async def finished_local_tables(service: Any, actor: Actor) -> list[TableInfo]:
@@ -236,6 +243,7 @@ def make_app(
     auth: DiscordAuth | None = None,
     sessions: Sessions | None = None,
     frames_per_second: int = FRAMES_PER_SECOND,
+    launches: Launches | None = None,
 ) -> web.Application:
     """The web table for ``service``; it listens to the service's updates
     while it runs and closes every WebSocket (1001) when it stops.
@@ -251,6 +259,7 @@ def make_app(
         frames_per_second=frames_per_second,
     )
     app[CTX], app[CONFIG], app[AUTH] = ctx, config, auth
+    app[LAUNCHES] = launches or Launches()
     app.router.add_get("/", index)
     if STATIC.is_dir():
         app.router.add_static("/static/", STATIC)

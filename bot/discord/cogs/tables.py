@@ -235,7 +235,7 @@ class Tables(
         embed.set_image(url="attachment://table.png")
         await interaction.edit_original_response(
             embed=embed,
-            view=table_view(info),
+            view=table_view(info, activity=self.bot.activity_enabled),
             attachments=[discord.File(io.BytesIO(png), filename="table.png")],
         )
 
