@@ -127,7 +127,7 @@ class DiscordAuth:
     async def _json(self, method: str, path: str, **kwargs: Any) -> Any:
         try:
             async with self._session().request(method, self.api_base + path, **kwargs) as resp:
-                if resp.status in (401, 403, 404):
+                if resp.status in (400, 401, 403, 404):  # refused: the caller says why
                     return None
                 if resp.status >= 400:
                     raise AuthError(502, "auth", f"Discord answered {resp.status}")
