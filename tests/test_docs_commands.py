@@ -522,6 +522,8 @@ def bot_plan(command: Command) -> Plan:
         return Plan(False, form, "asks the running bot")
     if sub == "replay":
         return Plan(False, form, "needs a finished table in a database")
+    if sub == "web":
+        return Plan(False, form, "serves the browser table until stopped (tests/web drive it)")
     form()  # a subcommand or flag that does not exist says so
     raise AssertionError(f"{command.id}: say in bot_plan() whether to run it")
 

@@ -27,7 +27,7 @@ from bot.i18n.errors import error_text
 from bot.services.tables import TableService
 from bot.settings import Settings
 from bot.web.app import WebConfig, WebServer, make_app
-from bot.web.auth import DiscordAuth
+from bot.web.auth import DiscordAuth, Sessions
 from bot.web.launches import Launches
 from bot.web.words import LABELS
 from engine import EngineError
@@ -69,12 +69,14 @@ def web_server(
     ``app_id()``: the application id (known after login)."""
     if settings.web_port is None:
         return None
-    auth = None
+    auth, sessions = None, None
     secret = settings.discord_client_secret
     if secret is not None and secret.get_secret_value():
         token = settings.discord_token.get_secret_value() if settings.discord_token else None
         auth = DiscordAuth(settings.discord_api_base, app_id, secret.get_secret_value(), token)
-    app = make_app(service, WebConfig("discord", client_id=app_id), auth=auth, launches=launches)
+        sessions = Sessions(secret.get_secret_value())  # sessions outlive a restart
+    config = WebConfig("discord", client_id=app_id)
+    app = make_app(service, config, auth=auth, sessions=sessions, launches=launches)
     return WebServer(app, settings.web_host, settings.web_port)
 
 

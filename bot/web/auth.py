@@ -1,18 +1,23 @@
 """Who is at the other end of a web connection: sessions, and Discord's
 OAuth2 code exchange for the Activity (docs/web.md, "HTTP").
 
-A session token is an opaque random string that maps, in this process's
-memory, to an ``Actor`` built from what the *server* established: in local
+A session token is an opaque signed string that stands for an ``Actor``
+built from what the *server* established: in local
 mode ``Actor.local()``; inside Discord the user Discord names for the
 OAuth2 code, in the server and channel of the Activity instance as Discord
 itself reports it (``activity-instances``, asked with the bot's token) --
 never a server or channel the browser claims.  So server isolation and every
 authority rule of the service hold exactly as for slash commands (the
-service decides them from the ``Actor``).  Sessions expire (24 h).
+service decides them from the ``Actor``).  Sessions expire (24 h) and
+survive a restart of the bot (``Sessions``).
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
+import json
 import secrets
 import time
 from collections.abc import Callable
@@ -24,53 +29,73 @@ import aiohttp
 from bot.services.actor import Actor
 
 SESSION_SECONDS = 24 * 3600
-#: sessions kept at most (the oldest go first): a flood of logins cannot fill memory
-MAX_SESSIONS = 100_000
+#: the longest token read (a real one is far shorter, even with many roles)
+MAX_TOKEN = 4000
 #: Discord's answers are read within this long
 DISCORD_TIMEOUT = aiohttp.ClientTimeout(total=10)
 
 
-@dataclass(frozen=True, slots=True)
-class Session:
-    actor: Actor
-    expires: float
-
-
 class Sessions:
-    """Session tokens -> ``Actor``, in memory, expiring."""
+    """Session tokens <-> ``Actor``: signed, self-contained, expiring.
+
+    A token is the actor and its expiry, signed with HMAC-SHA256 under a
+    key derived from ``secret``: nothing is kept in memory, so a bot that
+    restarts with the same secret (``DISCORD_CLIENT_SECRET``) still knows
+    every session it gave out -- a reconnect after a restart needs no new
+    login.  Without a secret a random one is made (local mode: a new
+    process means a new ``POST /api/local``).  A token cannot be forged
+    or altered without the key, and is refused once expired."""
 
     def __init__(
-        self, clock: Callable[[], float] = time.time, lifetime: float = SESSION_SECONDS
+        self,
+        secret: str | bytes | None = None,
+        clock: Callable[[], float] = time.time,
+        lifetime: float = SESSION_SECONDS,
     ) -> None:
+        raw = secret.encode() if isinstance(secret, str) else secret or secrets.token_bytes(32)
+        self._key = hashlib.sha256(b"card-table web session\0" + raw).digest()
         self.clock = clock
         self.lifetime = lifetime
-        self._sessions: dict[str, Session] = {}
+
+    def _sign(self, body: bytes) -> str:
+        mac = hmac.new(self._key, body, hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(mac).decode().rstrip("=")
 
     def new(self, actor: Actor) -> str:
-        now = self.clock()
-        if len(self._sessions) >= MAX_SESSIONS:
-            self._drop_expired(now)
-            while len(self._sessions) >= MAX_SESSIONS:
-                self._sessions.pop(next(iter(self._sessions)))
-        token = secrets.token_urlsafe(32)
-        self._sessions[token] = Session(actor, now + self.lifetime)
-        return token
+        payload = {
+            "u": actor.user_id,
+            "g": actor.guild_id,
+            "c": actor.channel_id,
+            "n": actor.name,
+            "m": actor.can_manage_server,
+            "r": sorted(actor.role_ids),
+            "e": round(self.clock() + self.lifetime, 3),
+        }
+        body = base64.urlsafe_b64encode(json.dumps(payload, separators=(",", ":")).encode())
+        text = body.decode().rstrip("=")
+        return f"{text}.{self._sign(text.encode())}"
 
     def actor(self, token: object) -> Actor | None:
-        """The session's actor, or None (unknown, expired, not a token)."""
-        if not isinstance(token, str):
+        """The session's actor, or None (forged, altered, expired, not a token)."""
+        if not isinstance(token, str) or len(token) > MAX_TOKEN or token.count(".") != 1:
             return None
-        found = self._sessions.get(token)
-        if found is None:
+        text, mac = token.split(".")
+        if not hmac.compare_digest(mac, self._sign(text.encode())):
             return None
-        if found.expires <= self.clock():
-            self._sessions.pop(token, None)
+        try:
+            payload = json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
+            if float(payload["e"]) <= self.clock():
+                return None
+            return Actor(
+                int(payload["u"]),
+                None if payload["g"] is None else int(payload["g"]),
+                None if payload["c"] is None else int(payload["c"]),
+                str(payload["n"]),
+                can_manage_server=bool(payload["m"]),
+                role_ids=frozenset(int(r) for r in payload["r"]),
+            )
+        except (ValueError, KeyError, TypeError):
             return None
-        return found.actor
-
-    def _drop_expired(self, now: float) -> None:
-        for token in [k for k, s in self._sessions.items() if s.expires <= now]:
-            del self._sessions[token]
 
 
 class AuthError(Exception):

@@ -27,8 +27,8 @@ from engine import Action, Card, Observation
 
 #: the largest client frame read (bytes of its UTF-8 text); bigger: ``too_big``
 MAX_FRAME = 4096
-#: the longest session token, language code and action text a frame may name
-MAX_TOKEN = 128
+#: the longest session token (signed: bot/web/auth.py), language code and action text
+MAX_TOKEN = 3000
 MAX_LANG = 16
 MAX_ACTION = 100
 #: the largest table id and move index a frame may name

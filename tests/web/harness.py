@@ -119,8 +119,9 @@ async def serving(
     mode: str = "discord",
     auth: DiscordAuth | None = None,
     frames_per_second: int = 20,
+    secret: str | None = None,
 ) -> AsyncIterator[Web]:
-    sessions = Sessions()
+    sessions = Sessions(secret)
     app = make_app(
         service,
         WebConfig(mode, client_id="42"),

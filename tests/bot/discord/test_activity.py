@@ -56,7 +56,9 @@ def activity_buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
     return [c for c in components_of(message) if c.get("custom_id", "").startswith("ct:activity:")]
 
 
-async def test_open_the_table_launches_the_activity(fake: FakeDiscord, activity_bot: CardBot) -> None:
+async def test_open_the_table_launches_the_activity(
+    fake: FakeDiscord, activity_bot: CardBot
+) -> None:
     bot = activity_bot
     table = await start_game(bot, fake, (HOST,))
     message = table_message(fake, bot, table)
