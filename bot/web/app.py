@@ -28,6 +28,7 @@ from aiohttp import web
 
 from bot.i18n import DEFAULT_LOCALE, LOCALES, t, using
 from bot.i18n.errors import error_text
+from bot.i18n.terms import game_title
 from bot.services.actor import Actor
 from bot.services.models import TableInfo
 from bot.services.policy import DIFFICULTIES
@@ -36,7 +37,7 @@ from bot.web.frames import seat_names
 from bot.web.hub import Hub
 from bot.web.launches import Launches
 from bot.web.socket import CLOSE_GOING_AWAY, CTX, FRAMES_PER_SECOND, WebContext, websocket
-from engine import GAMES, EngineError
+from engine import GAMES, EngineError, get_game
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +64,6 @@ class WebConfig:
 
 
 CONFIG = web.AppKey("config", WebConfig)
-AUTH = web.AppKey("auth", DiscordAuth | None)  # type: ignore[arg-type]
 LAUNCHES = web.AppKey("launches", Launches)
 
 
@@ -124,13 +124,23 @@ async def index(request: web.Request) -> web.StreamResponse:
 
 async def api_config(request: web.Request) -> web.Response:
     conf = _config(request)
+    with using(_lang(request)):
+        games = [
+            {"id": name, "title": game_title(name), "seats": get_game(name).num_seats()}
+            for name in GAMES
+        ]
     return web.json_response(
-        {"mode": conf.mode, "client_id": conf.app_id(), "languages": list(LOCALES)}
+        {
+            "mode": conf.mode,
+            "client_id": conf.app_id(),
+            "languages": list(LOCALES),
+            "games": games,
+        }
     )
 
 
 async def token(request: web.Request) -> web.Response:
-    auth = request.app[AUTH]
+    auth = _ctx(request).auth
     if _config(request).mode != "discord" or auth is None:
         raise web.HTTPNotFound()
     body = await _body(request)
@@ -258,7 +268,8 @@ def make_app(
         default_lang=config.default_lang,
         frames_per_second=frames_per_second,
     )
-    app[CTX], app[CONFIG], app[AUTH] = ctx, config, auth
+    ctx.auth = auth
+    app[CTX], app[CONFIG] = ctx, config
     app[LAUNCHES] = launches or Launches()
     app.router.add_get("/", index)
     if STATIC.is_dir():

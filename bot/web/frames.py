@@ -84,6 +84,7 @@ async def table_state(
         "game": info.game,
         "players": players_json(info.seats, names, seat),
         "deadline": info.deadline,
+        "now": service.clock(),
         "view": view_json(view, action_label) if view is not None else None,
         "status": info.status,
         "result": result,

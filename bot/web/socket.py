@@ -103,6 +103,8 @@ class WebContext:
     clock: Callable[[], float] = time.monotonic
     #: the ``FloodGate`` limit of each connection
     frames_per_second: int = FRAMES_PER_SECOND
+    #: the Activity's login (discord mode with its secret), else None
+    auth: Any = None
     #: open connections (closed with 1001 when the app stops)
     sockets: set[web.WebSocketResponse] = field(default_factory=set)
 

@@ -12,7 +12,7 @@ with the bot's other texts where the English is the same).  Placeholders
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from functools import cache
+from functools import cache, partial
 
 from bot.i18n import N_, t, using
 from bot.i18n.terms import (
@@ -106,21 +106,18 @@ HIDDEN_CARD = N_("Hidden card {n}")
 #: the games' own words, from ``bot.i18n.terms`` (the same as in Discord):
 #: key -> how to say it now
 GAME_WORDS: Mapping[str, Callable[[], str]] = {
-    **{f"game.{name}": (lambda name=name: game_title(name)) for name in GAMES},
-    **{f"suit.{s}": (lambda s=s: suit_name(s)) for s in ("S", "H", "D", "C", "J", "NT")},
+    **{f"game.{name}": partial(game_title, name) for name in GAMES},
+    **{f"suit.{s}": partial(suit_name, s) for s in ("S", "H", "D", "C", "J", "NT")},
+    **{f"rank.{r}": partial(rank_text, v) for r, v in (("A", 14), ("K", 13), ("Q", 12), ("J", 11))},
     **{
-        f"rank.{r}": (lambda v=v: rank_text(v))
-        for r, v in (("A", 14), ("K", 13), ("Q", 12), ("J", 11))
-    },
-    **{
-        f"bid.{w}": (lambda w=w: bid_word(w))
+        f"bid.{w}": partial(bid_word, w)
         for w in ("pass", "contra", "recontra", "capot", "backalley", "NT")
     },
     **{
-        f"status.{s}": (lambda s=s: status_word(s))
+        f"status.{s}": partial(status_word, s)
         for s in ("lobby", "playing", "finished", "abandoned")
     },
-    **{f"difficulty.{d}": (lambda d=d: difficulty_word(d)) for d in ("easy", "normal", "hard")},
+    **{f"difficulty.{d}": partial(difficulty_word, d) for d in ("easy", "normal", "hard")},
 }
 
 
