@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from bot.i18n import N_, t
 from bot.i18n.errors import error_text
 from bot.services.errors import (
+    BUSY,
     NotHost,
     NotSeated,
     Resuming,
@@ -37,6 +38,7 @@ MESSAGES: Mapping[str, str] = {
     "no_table": N_("Open a table first."),
     "not_replay": N_("Open a replay first."),
     "lobby": N_("The game has not started yet."),
+    "busy": BUSY,
 }
 
 

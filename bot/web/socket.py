@@ -158,6 +158,9 @@ class Connection:
                 return await table_state(self.ctx.service, table_id, self.actor, results)
             except EngineError as exc:
                 return service_refusal(exc)
+            except Exception:  # a bug must not silence the connection: say busy, log it
+                log.exception("building the state of table %s failed", table_id)
+                return refusal("busy")
 
     # -- reading -------------------------------------------------------------------------
     async def run(self) -> None:
@@ -219,7 +222,10 @@ class Connection:
                 if self.replay is None:
                     self.send(refusal("not_replay"))
                 else:
-                    self.send(self.replay.frame(frame.to))
+                    try:
+                        self.send(self.replay.frame(frame.to))
+                    except EngineError as exc:
+                        self.send(service_refusal(exc))
 
     async def _hello(self, frame: Hello) -> None:
         actor = self.ctx.sessions.actor(frame.session)
