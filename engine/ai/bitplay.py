@@ -2,13 +2,15 @@
 uses it for every seat (the search agent's rollouts in Callbreak, Eşli
 Batak and Backalley).
 
-``choose`` is ``engine.ai.heuristics.trickplay.decide_at`` restated on
-masks (``engine.ai.bitdeal``): the same named rules in the same order with
-the same tie-breaks, so a rollout plays exactly as the heuristic agents do
--- ``tests/ai/test_bitplay.py`` checks the two agree on random positions of
-every game.  What is special here is only speed: a card is a bit, "the
-cards of a suit" a mask, "is it a master" one ``and`` with the unseen
-cards, and nothing is allocated per card but a few small lists.
+``choose`` is ``engine.ai.heuristics.trickplay.decide_at`` on the
+engine's masks (``engine.core.playmask``): the same named rules in the
+same order with the same tie-breaks, so a rollout plays exactly as the
+heuristic agents do -- ``tests/ai/test_bitplay.py`` checks the two agree on
+random positions of every game.  What is special here is only speed: a
+card is a bit, "the cards of a suit" a mask, "is it a master" one ``and``
+with the unseen cards, and nothing is allocated per card but a few small
+lists.  The rules are not here: the legal cards are the game's own
+function (``TrickRules.legal``) and a card is played by ``PlayMask.play``.
 
 Each seat's knowledge during a play-out (``Knowledge``) is what the
 heuristic would read from its own view: the cards nobody has seen (all but
@@ -22,10 +24,8 @@ from __future__ import annotations
 
 import time
 
-from engine.ai.bitdeal import ABOVE, SUIT_MASK, Deal, Rules, bits_of
-
-#: when a void player had to trump, per game (``engine.ai.knowledge.TrumpDuty``)
-DUTY = {"callbreak": "unruffed", "batak": "always", "backalley": "never"}
+from engine.core.bits import ABOVE, SUIT_MASK, bits_of
+from engine.core.playmask import PlayMask, TrickRules
 
 
 class Knowledge:
@@ -42,12 +42,14 @@ class Knowledge:
         return Knowledge(self.public, self.voids[:], self.led[:])
 
 
-def note(know: Knowledge, deal: Deal, rules: Rules, duty: str, bit: int) -> None:
+def note(know: Knowledge, deal: PlayMask, bit: int) -> None:
     """What the seat to act shows by playing ``bit`` (before it is played):
     ``engine.ai.knowledge.note_play`` and the suits led."""
     seat = deal.to_act
     slot = bit >> 4
+    rules = deal.rules
     trump = rules.trump
+    duty = rules.trump_duty
     if deal.plays:
         led = deal.led
         if slot != led:
@@ -97,8 +99,8 @@ _SLOT_CARDS = tuple(_slot_cards(bits) for bits in range(32))
 
 
 def choose(
-    deal: Deal,
-    rules: Rules,
+    deal: PlayMask,
+    rules: TrickRules,
     cards: int,
     unseen: int,
     voids: list[int],
@@ -124,8 +126,8 @@ def choose(
 
 
 def _lead(
-    deal: Deal,
-    rules: Rules,
+    deal: PlayMask,
+    rules: TrickRules,
     cards: int,
     unseen: int,
     voids: list[int],
@@ -234,8 +236,8 @@ def _cheapest(mask: int, lmask: int, tmask: int) -> int:
 
 
 def _follow(
-    deal: Deal,
-    rules: Rules,
+    deal: PlayMask,
+    rules: TrickRules,
     cards: int,
     unseen: int,
     voids: list[int],
@@ -246,12 +248,8 @@ def _follow(
     tmask = SUIT_MASK[trump]
     led = deal.led
     lmask = SUIT_MASK[led]
-    if deal.trump_top >= 0:  # only a stronger trump wins
-        win_bit = deal.trump_top
-        winners = cards & ABOVE[win_bit]
-    else:
-        win_bit = deal.led_top
-        winners = cards & ABOVE[win_bit] | cards & tmask
+    win_bit = deal.trump_top if deal.trump_top >= 0 else deal.led_top
+    winners = deal.beating(cards)
     losers = cards & ~winners
     k = len(deal.plays)
     opp_after = _AFTER[rules.num_seats, deal.leader, k, partner is not None]
@@ -338,8 +336,7 @@ def _discard(cards: int, trump: int, unseen: int, hand: int) -> int:
 
 
 def rollout(
-    deal: Deal,
-    rules: Rules,
+    deal: PlayMask,
     know: Knowledge,
     deck: int,
     partners: list[int | None],
@@ -349,22 +346,19 @@ def rollout(
     number of cards played, or -1 if ``deadline`` came first (the deal is
     then left part-played).
 
-    The hot loop of every search: ``legal``, ``note`` and ``play`` are
-    written out inline here (the same statements; ``tests/ai/test_bitplay.py``
-    checks that this loop and those functions play the same deals)."""
+    The hot loop of every search: the legal cards are the game's
+    ``TrickRules.legal`` and the card is played by ``PlayMask.play`` (the
+    engine's rules); what the card shows (``note``) is written out inline
+    (``tests/ai/test_bitplay.py`` checks that this loop and ``note`` agree)."""
     clock = time.perf_counter
+    rules = deal.rules
+    legal = rules.legal
+    play = rules.play
     n = rules.num_seats
     trump = rules.trump
     tmask = SUIT_MASK[trump]
     tbit = 1 << trump
-    duty = DUTY[rules.game]
-    heading = rules.follow == "heading"
-    lead_any = rules.lead == "any"
-    lead_unbroken = rules.lead == "unbroken"
-    under_any_trump = rules.under_trump == "any_trump"
-    breaks_on_play = rules.game == "backalley"
-    breaks_on_trick = rules.game == "batak"
-    unlock_any = rules.unlock == "any_trump"
+    duty = rules.trump_duty
     hands = deal.hands
     voids = know.voids
     ledby = know.led
@@ -377,31 +371,7 @@ def rollout(
         hand = hands[seat]
         plays = deal.plays
         led = deal.led
-        # -- legal (``bitdeal.legal``)
-        if not plays:
-            if lead_any or (lead_unbroken and deal.broken):
-                cards = hand
-            else:
-                plain = hand & ~tmask
-                cards = plain if plain and plain != hand else hand
-        else:
-            same = hand & SUIT_MASK[led]
-            if not heading:
-                cards = same or hand
-            else:
-                ruffed = led != trump and deal.trump_top >= 0
-                if same:
-                    cards = same if ruffed else (same & ABOVE[deal.led_top] or same)
-                else:
-                    trumps = hand & tmask
-                    if not trumps:
-                        cards = hand
-                    elif not ruffed:
-                        cards = trumps
-                    else:
-                        cards = trumps & ABOVE[deal.trump_top] or (
-                            trumps if under_any_trump else hand
-                        )
+        cards = legal(hand, led, deal.led_top, deal.trump_top, deal.broken)[0]
         # -- the heuristic's card
         if cards & (cards - 1):
             partner = partners[seat]
@@ -435,34 +405,7 @@ def rollout(
         elif slot != trump:
             ledby[seat] |= 1 << slot
         know.public |= 1 << bit
-        # -- the card is played (``bitdeal.play``)
-        hands[seat] = hand & ~(1 << bit)
-        if not plays:
-            deal.led = slot
-            deal.led_top = bit
-            deal.trump_top = bit if slot == trump else -1
-            deal.win_seat = seat
-        else:
-            if slot == led and bit > deal.led_top:
-                deal.led_top = bit
-                if deal.trump_top < 0:
-                    deal.win_seat = seat
-            if slot == trump and bit > deal.trump_top:
-                deal.trump_top = bit
-                deal.win_seat = seat
-        if breaks_on_play and slot == trump:
-            deal.broken = True
-        plays.append(bit)
+        play(deal, bit)
         played += 1
         left -= 1
-        if len(plays) < n:
-            deal.to_act = (seat + 1) % n
-            continue
-        winner = deal.win_seat
-        deal.won[winner] += 1
-        if breaks_on_trick and deal.trump_top >= 0 and (unlock_any or deal.led != trump):
-            deal.broken = True
-        deal.plays = []
-        deal.leader = deal.to_act = winner
-        deal.led = deal.led_top = deal.trump_top = -1
     return played

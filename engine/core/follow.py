@@ -1,19 +1,29 @@
-"""Follow-suit, must-beat and must-trump filters, shared by every trick game.
+"""Follow-suit, must-beat and must-trump rules, shared by every trick game.
 
-Each filter returns an ``Allowed``: the cards that may be played and, when
-that is a restriction, the reason code and a message naming the rule.  The
-same object answers both "what is legal" and "why was that refused", so the
-explanation can never drift from the rule it explains.
+The rule families of Callbreak, Eşli Batak and Backalley are written once,
+here, as functions over bit masks (``engine.core.bits``): each returns the
+legal-card mask of the seat to play *and* the reason code of the rule, so
+the engine's legal actions, its refusal messages (``Allowed``, said in five
+languages by the front ends) and every search (``engine.core.playmask``)
+come from the same statement of the rule.  A game picks its family and
+options in its rules module (``play_rules``).
+
+``Allowed`` is what a game's ``_allowed_cards`` answers: the cards that may
+be played and, when that is a restriction, the reason code and a message
+naming the rule, so the explanation can never drift from the rule it
+explains.  Bazar Blot's list filters (``of_suit``, ``stronger_than``) work
+on its own card order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import NamedTuple
 
+from engine.core.bits import ABOVE, SUIT_MASK
 from engine.core.cards import SUIT_NAMES, Card
-from engine.core.trick import STANDARD, Ranking, Trick
+from engine.core.trick import STANDARD, Ranking
 
 
 class Allowed(NamedTuple):
@@ -77,30 +87,56 @@ def stronger_than(
     return [c for c in cards if strength(c) > floor]
 
 
-def lead_restricted(
-    hand: Sequence[Card], trump: str | None, trump_broken: bool, ranking: Ranking = STANDARD
-) -> Allowed:
-    """Leading while trump is unbroken: a hand holding any non-trump must lead
-    one (Batak "Leading"; Backalley's trump-lead rule)."""
-    if trump is None or trump_broken:
-        return Allowed(list(hand))
-    suits = ranking.tables(trump).suit
-    plain = [c for c in hand if suits[c] != trump]
-    if plain and len(plain) < len(hand):
-        return Allowed(plain, "trump_not_broken", _trump_not_broken(trump), trump=trump)
-    return Allowed(list(hand))
+# -- the rules on masks (``engine.core.bits``) ---------------------------------------------
+#: reason codes (front ends say them in five languages: bot/i18n)
+ANY_CARD = "any_card"
+MUST_FOLLOW = "must_follow_suit"
+MUST_BEAT = "must_beat"
+MUST_TRUMP = "must_trump"
+MUST_OVERTRUMP = "must_overtrump"
+TRUMP_NOT_BROKEN = "trump_not_broken"
+
+#: ``legal(hand, led, led_top, trump_top, broken) -> (mask, reason)``: the
+#: cards of ``hand`` the seat to play may play, and the rule that says so.
+#: ``led`` is the led slot (-1: leading), ``led_top`` the strongest bit of
+#: the led slot in the trick, ``trump_top`` the strongest trump bit played
+#: to it (-1: none), ``broken`` whether trump is broken (the lead rules).
+LegalMask = Callable[[int, int, int, int, bool], tuple[int, str]]
+
+#: lead rules: any card; no trump lead while trump is unbroken unless the
+#: hand holds only trumps (Batak "Leading", Backalley ``trump_lead=broken``);
+#: never a trump lead unless the hand holds only trumps (Backalley's default)
+LEADS = ("any", "unbroken", "only_trumps")
 
 
-def compulsory_follow(
-    hand: Sequence[Card],
-    trick: Trick,
-    trump: str | None,
-    *,
-    void_cannot_overtrump: str,
-    ranking: Ranking = STANDARD,
-) -> Allowed:
-    """The "compulsory heading and trumping" family (Callbreak, Eşli Batak).
+def lead_mask(trump: int, lead: str) -> Callable[[int, bool], tuple[int, str]]:
+    """The lead rule ``lead`` (one of ``LEADS``) for trump slot ``trump``:
+    ``(hand, broken) -> (mask, reason)``.  A hand holding any non-trump must
+    lead one while the rule forbids a trump lead."""
+    if lead not in LEADS:
+        raise ValueError(f"lead rule {lead!r} is not one of {LEADS}")
+    tmask = SUIT_MASK[trump]
+    only_trumps = lead == "only_trumps"
 
+    def any_lead(hand: int, broken: bool) -> tuple[int, str]:
+        return hand, ANY_CARD
+
+    def restricted(hand: int, broken: bool) -> tuple[int, str]:
+        if broken and not only_trumps:
+            return hand, ANY_CARD
+        plain = hand & ~tmask
+        if plain and plain != hand:
+            return plain, TRUMP_NOT_BROKEN
+        return hand, ANY_CARD
+
+    return any_lead if lead == "any" else restricted
+
+
+def compulsory_heading(trump: int, *, void_cannot_overtrump: str, lead: str = "any") -> LegalMask:
+    """The "compulsory heading and trumping" family (Callbreak, Eşli Batak;
+    rules/callbreak.md and rules/batak.md "Play"), for trump slot ``trump``.
+
+    - Leading: ``lead`` (one of ``LEADS``).
     - Holding the led suit: if the trick is ruffed, any card of it; otherwise
       one higher than the highest of it in the trick if you hold one, else any
       card of it.
@@ -109,45 +145,67 @@ def compulsory_follow(
       ``"any_card"`` (Callbreak: no forced under-trump) or ``"any_trump"``
       (Batak: a trump is compulsory).
     - Void in the led suit and in trump: any card.
-    """
-    plays = trick.plays
-    if not plays:
-        return Allowed(list(hand))
-    suits, strength = ranking.tables(trump)
-    led = suits[plays[0][1]]
-    # one pass over the trick: the highest card of the led suit, and whether
-    # (and how high) it has been trumped
-    best_led = strength[plays[0][1]]
-    best_trump: int | None = None
-    for _, card in plays:
-        suit, power = suits[card], strength[card]
-        if suit == led:
-            if power > best_led:
-                best_led = power
-        elif suit == trump and (best_trump is None or power > best_trump):
-            best_trump = power
-    ruffed = best_trump is not None
-    same = [c for c in hand if suits[c] == led]
-    if same:
-        if ruffed:
-            return Allowed(same, "must_follow_suit", _must_follow(led), led, trump)
-        higher = [c for c in same if strength[c] > best_led]
-        if higher:
-            return Allowed(higher, "must_beat", _must_beat(led), led, trump)
-        return Allowed(same, "must_follow_suit", _must_follow(led), led, trump)
-    if trump is None:
-        return Allowed(list(hand))
-    trumps = [c for c in hand if suits[c] == trump]
-    if not trumps:
-        return Allowed(list(hand))
-    if best_trump is None:
-        return Allowed(trumps, "must_trump", _must_trump(led, trump), led, trump)
-    over = [c for c in trumps if strength[c] > best_trump]
-    if over:
-        return Allowed(over, "must_overtrump", _MUST_OVERTRUMP, led, trump)
-    if void_cannot_overtrump == "any_trump":
-        return Allowed(trumps, "must_trump", _must_trump(led, trump), led, trump)
-    return Allowed(list(hand))
+
+    The options are fixed here, once per deal: the returned function is the
+    hot path of every search (``engine.core.playmask``)."""
+    if void_cannot_overtrump not in ("any_card", "any_trump"):
+        raise ValueError(f"void_cannot_overtrump {void_cannot_overtrump!r}")
+    under_any_trump = void_cannot_overtrump == "any_trump"
+    lead_rule = lead_mask(trump, lead)
+    tmask = SUIT_MASK[trump]
+    suit_mask, above = SUIT_MASK, ABOVE
+
+    def legal(hand: int, led: int, led_top: int, trump_top: int, broken: bool) -> tuple[int, str]:
+        if led < 0:
+            return lead_rule(hand, broken)
+        same = hand & suit_mask[led]
+        if same:
+            if led != trump and trump_top >= 0:  # ruffed
+                return same, MUST_FOLLOW
+            higher = same & above[led_top]
+            return (higher, MUST_BEAT) if higher else (same, MUST_FOLLOW)
+        trumps = hand & tmask
+        if not trumps:
+            return hand, ANY_CARD
+        if trump_top < 0:
+            return trumps, MUST_TRUMP
+        over = trumps & above[trump_top]
+        if over:
+            return over, MUST_OVERTRUMP
+        return (trumps, MUST_TRUMP) if under_any_trump else (hand, ANY_CARD)
+
+    return legal
+
+
+def follow_suit(trump: int, *, lead: str = "any") -> LegalMask:
+    """The "follow suit" family (Backalley, rules/backalley.md "Play"): lead
+    as ``lead`` says; follow the led suit if you can, else play anything."""
+    lead_rule = lead_mask(trump, lead)
+    suit_mask = SUIT_MASK
+
+    def legal(hand: int, led: int, led_top: int, trump_top: int, broken: bool) -> tuple[int, str]:
+        if led < 0:
+            return lead_rule(hand, broken)
+        same = hand & suit_mask[led]
+        return (same, MUST_FOLLOW) if same else (hand, ANY_CARD)
+
+    return legal
+
+
+def heading_message(reason: str, led: str | None, trump: str | None) -> str:
+    """The message of a reason code of the families above (English; the
+    front ends say the code in their own language)."""
+    if reason == MUST_FOLLOW:
+        return _must_follow(led or "")
+    if reason == MUST_BEAT:
+        return _must_beat(led or "")
+    if reason == MUST_TRUMP:
+        return _must_trump(led or "", trump or "")
+    if reason == MUST_OVERTRUMP:
+        return _MUST_OVERTRUMP
+    if reason == TRUMP_NOT_BROKEN:
+        return _trump_not_broken(trump or "")
+    return "any card may be played"
 
 
 def refusal_for(

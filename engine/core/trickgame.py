@@ -20,9 +20,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, cast
 
 from engine.core.actions import PLAY_OF, Action
+from engine.core.bits import SUIT_OF_SLOT
 from engine.core.cards import CARD_TEXT, Card, parse_cards
 from engine.core.events import Event
-from engine.core.follow import Allowed, refusal_for
+from engine.core.follow import ANY_CARD, Allowed, refusal_for
 from engine.core.game import (
     PHASE_PLAY,
     ClonePlan,
@@ -30,6 +31,7 @@ from engine.core.game import (
     copy_rows,
     share,
 )
+from engine.core.playmask import PlayMask, TrickRules, trick_masks
 from engine.core.trick import STANDARD, Ranking, Trick
 from engine.core.view import DealRecord, Plays
 from engine.errors import IllegalAction, InvalidPosition
@@ -120,10 +122,10 @@ class TrickGameState(MatchState):
         plays = self.trick.plays
         plays.append((seat, card))
         events = [Event("card_played", seat, {"card": CARD_TEXT[card]})]
-        if len(plays) < self.num_seats:
+        winner = self._trick_taken()
+        if winner is None:
             self.to_act = (seat + 1) % self.num_seats
             return events
-        winner = self.trick.winner(self.ranking, self.trump)
         self.tricks_won[winner] += 1
         self.tricks.append(tuple(plays))
         events.append(Event("trick_won", winner, {"cards": [CARD_TEXT[c] for _, c in plays]}))
@@ -132,6 +134,14 @@ class TrickGameState(MatchState):
         if not any(self.hands):
             events.extend(self._end_deal())
         return events
+
+    def _trick_taken(self) -> int | None:
+        """A card has just been added to the trick: the seat that takes the
+        trick if it is full, else None (and whatever else a card changes:
+        ``MaskTrickState``)."""
+        if len(self.trick.plays) < self.num_seats:
+            return None
+        return self.trick.winner(self.ranking, self.trump)
 
     # -- card accounting (conformance and information hiding) ---------------
     def card_inventory(self) -> list[Card]:
@@ -297,3 +307,74 @@ def position_hands(
         full.append(spare[:need])
         spare = spare[need:]
     return full, plays
+
+
+class MaskTrickState(TrickGameState):
+    """A trick game whose play rules are a ``TrickRules`` (Callbreak, Eşli
+    Batak, Backalley): its legal cards, refusal reasons, trick winner and
+    trump breaking all come from the rule functions on masks
+    (``engine.core.follow``, ``engine.core.playmask``), the same ones every
+    search plays by (``play_masks``)."""
+
+    #: trump broken this deal (a game without the rule never breaks it)
+    trump_broken: bool = False
+
+    @abstractmethod
+    def play_rules(self) -> TrickRules:
+        """The rules of the deal in play (trump named), from the game's
+        rules module."""
+
+    def _allowed_cards(self) -> Allowed:
+        rules = self.play_rules()
+        hand = self.hands[self.playing_seat]
+        flag = rules.codec.flag_of
+        mask = 0
+        for card in hand:
+            mask |= flag[card]
+        plays = self.trick.plays
+        if plays:
+            pm = self._trick_masks(rules, len(plays))
+            mask, reason = pm.allowed(mask)
+            led: str | None = SUIT_OF_SLOT[pm.led]
+        else:
+            mask, reason = rules.legal(mask, -1, -1, -1, self.trump_broken)
+            led = None
+        if reason == ANY_CARD:
+            return Allowed(list(hand))
+        trump = self.trump
+        return Allowed(
+            [c for c in hand if flag[c] & mask],
+            reason,
+            rules.message(reason, led, trump),
+            led,
+            trump,
+        )
+
+    def _trick_masks(self, rules: TrickRules, upto: int) -> PlayMask:
+        bit_of = rules.codec.bit_of
+        bits = [bit_of[c] for _, c in self.trick.plays[:upto]]
+        return trick_masks(rules, self.trick.leader, bits, self.trump_broken)
+
+    def _trick_taken(self) -> int | None:
+        rules = self.play_rules()
+        plays = self.trick.plays
+        pm = self._trick_masks(rules, len(plays) - 1)
+        pm.broken = self.trump_broken
+        pm.play(rules.codec.bit_of[plays[-1][1]])
+        if pm.broken != self.trump_broken:
+            self.trump_broken = pm.broken
+        return None if pm.plays else pm.leader
+
+    def play_masks(self) -> PlayMask:
+        """The deal in play as a ``PlayMask``: the search API (its docstring).
+        Only in the play phase, with trump named."""
+        rules = self.play_rules()
+        mask = rules.codec.mask
+        pm = trick_masks(rules, self.trick.leader, [], self.trump_broken)
+        pm.won = list(self.tricks_won)
+        bit_of = rules.codec.bit_of
+        for _, card in self.trick.plays:
+            pm.play(bit_of[card])
+        pm.hands = [mask(h) for h in self.hands]
+        pm.broken = self.trump_broken
+        return pm

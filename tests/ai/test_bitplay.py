@@ -1,5 +1,6 @@
-"""The bit-coded play-outs (engine/ai/bitdeal.py, bitplay.py, playouts.py)
-play exactly as the engine's rules and the shared heuristic do.
+"""The bit-coded play-outs (engine/ai/bitplay.py, playouts.py on the
+engine's ``PlayMask``) play exactly as the engine's rules and the shared
+heuristic do.
 
 From positions of real matches (seeded heuristic and random play), the
 legacy rollout (``TrickRollout``: the engine's ``_allowed_cards`` and
@@ -16,14 +17,12 @@ import pytest
 
 from engine import get_game
 from engine.ai import get_agent
-from engine.ai.bitdeal import Deal, codec, deal_scores, legal, play, rules_for
-from engine.ai.bitplay import DUTY, choose, note, rollout
-from engine.ai.playouts import TrickPlayouts, play_out, solve
+from engine.ai.bitplay import choose, note, rollout
+from engine.ai.playouts import TrickPlayouts, contract_scores, play_out, solve
 from engine.ai.rollout import TrickRollout, copy_state
 from engine.ai.solver import Solver
 from engine.ai.worlds import trick_rollouts
 from engine.core.actions import play as play_action
-from engine.core.cards import parse_cards
 
 CASES = [
     ("callbreak", {}),
@@ -72,7 +71,7 @@ def test_rollouts_play_the_engines_rules_and_the_heuristics_cards(game_name, opt
         know = fast.know.copy()
         # the hot loop (``rollout``, the step functions written out inline)
         inline_deal, inline_know = deal.copy(), fast.know.copy()
-        played = rollout(inline_deal, fast.rules, inline_know, fast.deck, fast.partners)
+        played = rollout(inline_deal, inline_know, fast.deck, fast.partners)
         # the legacy rollout, on a copy of the real state
         slow = copy_state(state)
         deals_before = len(slow.history)
@@ -83,7 +82,7 @@ def test_rollouts_play_the_engines_rules_and_the_heuristics_cards(game_name, opt
         engine = copy_state(state)
         rules = fast.rules
         for expected in sequence:
-            cards = legal(deal, rules)
+            cards = deal.legal()
             allowed = engine._allowed_cards().cards
             assert sorted(fast.codec.cards(cards)) == sorted(allowed)
             seat = deal.to_act
@@ -101,8 +100,8 @@ def test_rollouts_play_the_engines_rules_and_the_heuristics_cards(game_name, opt
             else:
                 bit = cards.bit_length() - 1
             assert fast.codec.card(bit) == expected
-            note(know, deal, rules, DUTY[game_name], bit)
-            play(deal, rules, bit)
+            note(know, deal, bit)
+            deal.play(bit)
             engine._apply(play_action(expected))
             if any(deal.hands):
                 assert deal.to_act == engine.to_act
@@ -111,7 +110,7 @@ def test_rollouts_play_the_engines_rules_and_the_heuristics_cards(game_name, opt
         assert played == len(sequence)
         assert inline_deal.won == deal.won
         assert (inline_know.voids, inline_know.led) == (know.voids, know.led)
-        assert deal_scores(game_name, fast.contract, deal.won) == record.scores
+        assert contract_scores(game_name, fast.contract, deal.won) == record.scores
         checked += 1
     assert checked == 25
 
@@ -148,22 +147,9 @@ def test_the_exact_end_game_agrees_with_the_engine_solver():
     for state, view in positions("batak", {}, 40, seed=11):
         if sum(len(h) for h in state.hands) > 9:
             continue
-        fast, deal = real_world("batak", state, view)
+        _fast, deal = real_world("batak", state, view)
         team = view.decider % 2
-        assert solve(deal, fast.rules, team) == Solver("batak").solve(copy_state(state), team)[0]
-
-
-def test_batak_trump_is_broken_by_a_ruff_only_under_ruff_only():
-    """rules/batak.md "Play": with trump_unlock=ruff_only a trump lead does not break trump."""
-    code = codec("batak", "H")
-    for unlock, broken in (("ruff_only", False), ("any_trump", True)):
-        rules = rules_for("batak", 4, "H", unlock=unlock)
-        hands = [code.mask(parse_cards(h)) for h in ("AH 2S", "3H 4S", "5H 6S", "7H 8S")]
-        deal = Deal(hands, 0, [0, 0, 0, 0])
-        for card in parse_cards("AH 3H 5H 7H"):
-            play(deal, rules, code.bit(card))
-        assert deal.broken is broken
-        assert deal.won == [1, 0, 0, 0]
+        assert solve(deal, team) == Solver("batak").solve(copy_state(state), team)[0]
 
 
 @pytest.mark.parametrize(("game_name", "options"), CASES[:3])

@@ -23,7 +23,7 @@ from typing import Any, ClassVar, cast
 from engine.core.actions import Action, bid
 from engine.core.cards import JOKER_SUIT, Card, parse_cards, standard_deck
 from engine.core.events import Event
-from engine.core.follow import Allowed, lead_restricted
+from engine.core.follow import MUST_FOLLOW, LegalMask, follow_suit, heading_message
 from engine.core.game import (
     PHASE_BIDDING,
     PHASE_OVER,
@@ -37,15 +37,16 @@ from engine.core.game import (
     share,
     split_deal,
 )
+from engine.core.playmask import TrickRules, trick_rules
 from engine.core.registry import GAMES
 from engine.core.shuffle import shuffle
 from engine.core.spec import Variant as VariantBase
 from engine.core.spec import setting
 from engine.core.trick import Ranking, Trick
-from engine.core.trickgame import TrickGameState, position_hands, shared_ranks
+from engine.core.trickgame import MaskTrickState, position_hands, shared_ranks
 from engine.core.view import Observation
 from engine.errors import IllegalAction, InvalidPosition
-from engine.games.backalley.scoring import deal_sizes, score_backalley, score_bid
+from engine.games.backalley.scoring import deal_sizes, score_deal
 
 BACKALLEY_WORD = "backalley"
 
@@ -93,11 +94,38 @@ def _must_follow(led: str) -> str:
     return f"you must follow the led suit ({led})"
 
 
-class BackalleyState(TrickGameState):
+def _message(reason: str, led: str | None, trump: str | None) -> str:
+    if reason == MUST_FOLLOW:
+        return _must_follow(led or "")
+    return heading_message(reason, led, trump)
+
+
+def _follow_only_trumps(trump: int) -> LegalMask:
+    return follow_suit(trump, lead="only_trumps")
+
+
+def _follow_broken(trump: int) -> LegalMask:
+    return follow_suit(trump, lead="unbroken")
+
+
+@cache
+def play_rules(num_seats: int, trump: str, trump_lead: str = "only_trumps") -> TrickRules:
+    """Backalley's play (rules "Play"), once: lead trump only from a hand of
+    trumps (``trump_lead="only_trumps"``) or once trump is broken
+    (``"broken"``); follow suit if you can, else anything; any trump played
+    breaks trump.  The jokers belong to trump (``"J"``: they are the trump)."""
+    legal = _follow_broken if trump_lead == "broken" else _follow_only_trumps
+    return trick_rules(num_seats, trump, legal, _message, breaks="trump_played", jokers=True)
+
+
+_DEFAULT = BackalleyVariant()
+
+
+class BackalleyState(MaskTrickState):
     variant: BackalleyVariant
     ranking = JOKER_RANKING
     clone_plan: ClassVar[ClonePlan] = {
-        **TrickGameState.clone_plan,
+        **MaskTrickState.clone_plan,
         "sizes": list,
         "bids": list,
         "backalley": set,
@@ -179,18 +207,9 @@ class BackalleyState(TrickGameState):
     def _bid_value(self, action: Action) -> int:
         return self.hand_size if action.word == BACKALLEY_WORD else cast(int, action.number)
 
-    def _allowed_cards(self) -> Allowed:
-        hand = self.hands[self.playing_seat]
-        plays = self.trick.plays
-        if not plays:
-            broken = self.variant.trump_lead == "broken" and self.trump_broken
-            return lead_restricted(hand, self.trump, broken, JOKER_RANKING)
-        suits = JOKER_RANKING.tables(self.trump).suit
-        led = suits[plays[0][1]]
-        same = [c for c in hand if suits[c] == led]
-        if same:
-            return Allowed(same, "must_follow_suit", _must_follow(led), led, self.trump)
-        return Allowed(list(hand))
+    def play_rules(self) -> TrickRules:
+        assert self.trump is not None, "trump is turned before the play"
+        return play_rules(self.num_seats, self.trump, self.variant.trump_lead)
 
     def _explain(self, action: Action) -> IllegalAction:
         if self.phase is PHASE_BIDDING:
@@ -216,10 +235,7 @@ class BackalleyState(TrickGameState):
         assert seat is not None
         if self.phase is PHASE_BIDDING:
             return self._apply_bid(seat, action)
-        card = action.cards[0]
-        if JOKER_RANKING.tables(self.trump).suit[card] == self.trump:  # a trump is played
-            self.trump_broken = True
-        return self._play_card(card)
+        return self._play_card(action.cards[0])
 
     def _apply_bid(self, seat: int, action: Action) -> list[Event]:
         value = self._bid_value(action)
@@ -242,12 +258,7 @@ class BackalleyState(TrickGameState):
 
     def _end_deal(self) -> list[Event]:
         h = self.hand_size
-        deal = tuple(
-            score_backalley(h, self.tricks_won[s])
-            if s in self.backalley
-            else score_bid(cast(int, self.bids[s]), self.tricks_won[s])
-            for s in range(self.num_seats)
-        )
+        deal = score_deal(h, [cast(int, b) for b in self.bids], self.backalley, self.tricks_won)
         self.scores = [t + d for t, d in zip(self.scores, deal, strict=True)]
         self._record_deal(
             deal,
@@ -333,6 +344,13 @@ class Backalley(Game):
     def num_seats(self, variant: VariantBase | None = None) -> int:
         return cast(BackalleyVariant, self.check_variant(variant)).players
 
+    def play_rules(
+        self, trump: str, num_seats: int = 4, variant: VariantBase | None = None
+    ) -> TrickRules:
+        """The play rules of a deal (the search API: ``engine.core.playmask``)."""
+        v = cast(BackalleyVariant, self.check_variant(variant)) if variant is not None else _DEFAULT
+        return play_rules(num_seats, trump, v.trump_lead)
+
     def conformance_variants(self) -> list[VariantBase]:
         quick = [BackalleyVariant(players=n, max_cards=3) for n in range(2, 9)]
         return [
@@ -388,7 +406,7 @@ class Backalley(Game):
         variant: VariantBase | None = None,
         **facts: Any,
     ) -> BackalleyState:
-        v = cast(BackalleyVariant, self.check_variant(variant))
+        v = cast(BackalleyVariant, self.check_variant(variant)) if variant is not None else _DEFAULT
         n = v.players
         if trump not in ("S", "H", "D", "C", JOKER_SUIT):
             raise InvalidPosition([f"trump must be S, H, D, C or J (got {trump!r})"])

@@ -7,6 +7,8 @@ a hand of ``h``: ``+10h`` for every trick, ``-10h`` otherwise.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
+
 JOKERS_AND_DECK = 54
 
 
@@ -18,6 +20,17 @@ def score_bid(bid: int, tricks: int) -> int:
 
 def score_backalley(hand_size: int, tricks: int) -> int:
     return 10 * hand_size if tricks == hand_size else -10 * hand_size
+
+
+def score_deal(
+    hand_size: int, bids: Sequence[int], backalley: Collection[int], tricks: Sequence[int]
+) -> tuple[int, ...]:
+    """Every seat's deal score: ``score_backalley`` for the seats that bid
+    backalley, ``score_bid`` for the others (rules "Scoring")."""
+    return tuple(
+        score_backalley(hand_size, t) if s in backalley else score_bid(b, t)
+        for s, (b, t) in enumerate(zip(bids, tricks, strict=True))
+    )
 
 
 def peak(players: int, max_cards: int) -> int:

@@ -21,7 +21,7 @@ from engine.core.actions import PASS, Action, bid, trump
 from engine.core.cards import SUITS, Card, standard_deck
 from engine.core.deal_cap import cap_reached, higher_total, max_deals_setting, team_ranking
 from engine.core.events import Event
-from engine.core.follow import Allowed, compulsory_follow, lead_restricted
+from engine.core.follow import LegalMask, compulsory_heading, heading_message
 from engine.core.game import (
     PHASE_AUCTION,
     PHASE_OVER,
@@ -35,12 +35,13 @@ from engine.core.game import (
     share,
     split_deal,
 )
+from engine.core.playmask import TrickRules, trick_rules
 from engine.core.registry import GAMES
 from engine.core.shuffle import shuffle
 from engine.core.spec import Variant as VariantBase
 from engine.core.spec import setting
 from engine.core.trick import Trick
-from engine.core.trickgame import TrickGameState, position_hands
+from engine.core.trickgame import MaskTrickState, position_hands
 from engine.core.view import Observation
 from engine.errors import IllegalAction, InvalidPosition
 from engine.games.batak.scoring import TRICKS_PER_DEAL, match_winner, score_deal
@@ -79,10 +80,29 @@ def bids_from(low: int) -> tuple[Action, ...]:
 TRUMPS = tuple(trump(s) for s in SUITS)
 
 
-class BatakState(TrickGameState):
+def _heading(trump: int) -> LegalMask:
+    return compulsory_heading(trump, void_cannot_overtrump="any_trump", lead="unbroken")
+
+
+@cache
+def play_rules(trump: str, unlock: str = "any_trump") -> TrickRules:
+    """Eşli Batak's play (rules "Leading", "Play"), once: no trump lead
+    until trump is broken unless the hand holds only trumps; follow with a
+    higher card when able, void: trump (over-trump a ruffed trick), a void
+    player who cannot over-trump still plays a trump; trump is broken by a
+    trick with a trump in it (``unlock="any_trump"``) or only by a ruffed
+    one (``"ruff_only"``)."""
+    breaks = "trump_trick" if unlock == "any_trump" else "ruff"
+    return trick_rules(4, trump, _heading, heading_message, breaks=breaks, trump_duty="always")
+
+
+_DEFAULT = BatakVariant()
+
+
+class BatakState(MaskTrickState):
     variant: BatakVariant
     clone_plan: ClassVar[ClonePlan] = {
-        **TrickGameState.clone_plan,
+        **MaskTrickState.clone_plan,
         "first_bidder": share,
         "trump_broken": share,
         "auction": list,  # of tuples
@@ -159,11 +179,9 @@ class BatakState(TrickGameState):
             return list(TRUMPS)
         return self._legal_plays()
 
-    def _allowed_cards(self) -> Allowed:
-        hand = self.hands[self.playing_seat]
-        if not self.trick.plays:
-            return lead_restricted(hand, self.trump, self.trump_broken)
-        return compulsory_follow(hand, self.trick, self.trump, void_cannot_overtrump="any_trump")
+    def play_rules(self) -> TrickRules:
+        assert self.trump is not None, "trump is named before the play"
+        return play_rules(self.trump, self.variant.trump_unlock)
 
     def _explain(self, action: Action) -> IllegalAction:
         if self.phase is PHASE_AUCTION:
@@ -213,7 +231,7 @@ class BatakState(TrickGameState):
                     {"cards": [str(c) for c in self.hands[cast(int, self.dummy)]]},
                 ),
             ]
-        return self._play(action)
+        return self._play_card(action.card)
 
     def _apply_auction(self, seat: int, action: Action) -> list[Event]:
         self.auction.append((seat, str(action)))
@@ -236,21 +254,6 @@ class BatakState(TrickGameState):
             nxt = (nxt + 1) % 4
         self.to_act = nxt
         return events
-
-    def _play(self, action: Action) -> list[Event]:
-        if len(self.trick.plays) == self.num_seats - 1:
-            self._update_trump_broken([*self.trick.plays, (self.playing_seat, action.card)])
-        return self._play_card(action.card)
-
-    def _update_trump_broken(self, plays: list[tuple[int, Card]]) -> None:
-        """rules "Play": trump is broken by any trump played to an earlier
-        trick (``any_trump``) or only by a ruff (``ruff_only``)."""
-        led = plays[0][1].suit
-        trumps = [c for _, c in plays if c.suit == self.trump]
-        if not trumps:
-            return
-        if self.variant.trump_unlock == "any_trump" or led != self.trump:
-            self.trump_broken = True
 
     def _end_deal(self) -> list[Event]:
         declarer = cast(int, self.declarer)
@@ -337,6 +340,13 @@ class Batak(Game):
         "Follow suit with a higher card if you can; void: trump (over-trump a ruffed trick).",
         "Declarers: +tricks if made, else -bid. Defenders: +tricks if 2+, else -bid.",
     )
+
+    def play_rules(
+        self, trump: str, num_seats: int = 4, variant: VariantBase | None = None
+    ) -> TrickRules:
+        """The play rules of a deal (the search API: ``engine.core.playmask``)."""
+        v = cast(BatakVariant, self.check_variant(variant)) if variant is not None else _DEFAULT
+        return play_rules(trump, v.trump_unlock)
 
     def conformance_variants(self) -> list[VariantBase]:
         return [

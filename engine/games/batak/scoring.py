@@ -23,6 +23,15 @@ def score_deal(
     return (declarers, defenders) if declarer_team == 0 else (defenders, declarers)
 
 
+def score_tricks(
+    bid: int, declarer: int, tricks_won: Sequence[int], defender_min_tricks: int = 2
+) -> tuple[int, int]:
+    """``score_deal`` from the tricks each seat took: partners (seats s and
+    s + 2) count together."""
+    team = declarer % 2
+    return score_deal(bid, team, tricks_won[team] + tricks_won[team + 2], defender_min_tricks)
+
+
 def match_winner(totals: Sequence[int], target: int) -> int | None:
     """The winning team after a deal, or None to deal again: exactly one team
     at the target wins; both -> the higher total; equal -> play on."""

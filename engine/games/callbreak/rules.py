@@ -15,7 +15,7 @@ from typing import Any, ClassVar, cast
 from engine.core.actions import Action, bid
 from engine.core.cards import Card, standard_deck
 from engine.core.events import Event
-from engine.core.follow import Allowed, compulsory_follow
+from engine.core.follow import LegalMask, compulsory_heading, heading_message
 from engine.core.game import (
     PHASE_BIDDING,
     PHASE_OVER,
@@ -27,12 +27,13 @@ from engine.core.game import (
     normalize_hands,
     split_deal,
 )
+from engine.core.playmask import TrickRules, trick_rules
 from engine.core.registry import GAMES
 from engine.core.shuffle import shuffle
 from engine.core.spec import Variant as VariantBase
 from engine.core.spec import setting
 from engine.core.trick import Trick
-from engine.core.trickgame import TrickGameState, position_hands, shared_ranks
+from engine.core.trickgame import MaskTrickState, position_hands, shared_ranks
 from engine.core.view import Observation
 from engine.errors import IllegalAction, InvalidPosition
 from engine.games.callbreak.scoring import score_deal
@@ -48,16 +49,28 @@ class CallbreakVariant(VariantBase):
     max_bid: int = setting(8, bounds=(8, 13), help="highest bid allowed")
 
 
+def _heading(trump: int) -> LegalMask:
+    return compulsory_heading(trump, void_cannot_overtrump="any_card")
+
+
+@cache
+def play_rules(trump: str = TRUMP) -> TrickRules:
+    """Callbreak's play (rules "Play"), once: lead anything; follow with a
+    higher card when able, void: trump (over-trump a ruffed trick), a void
+    player who cannot over-trump plays any card; nothing breaks trump."""
+    return trick_rules(4, trump, _heading, heading_message, trump_duty="unruffed")
+
+
 @cache
 def bid_actions(max_bid: int) -> tuple[Action, ...]:
     """``bid 1`` .. ``bid max_bid``: every bid is legal (rules "Bidding")."""
     return tuple(bid(n) for n in range(1, max_bid + 1))
 
 
-class CallbreakState(TrickGameState):
+class CallbreakState(MaskTrickState):
     variant: CallbreakVariant
     bids: list[int | None]
-    clone_plan: ClassVar[ClonePlan] = {**TrickGameState.clone_plan, "bids": list}
+    clone_plan: ClassVar[ClonePlan] = {**MaskTrickState.clone_plan, "bids": list}
 
     def __init__(self, game: Game, variant: CallbreakVariant, seed: int | None) -> None:
         super().__init__(game, variant, seed)
@@ -82,9 +95,8 @@ class CallbreakState(TrickGameState):
         self.to_act = first
 
     # -- legality ------------------------------------------------------------
-    def _allowed_cards(self) -> Allowed:
-        hand = self.hands[self.playing_seat]
-        return compulsory_follow(hand, self.trick, TRUMP, void_cannot_overtrump="any_card")
+    def play_rules(self) -> TrickRules:
+        return play_rules(TRUMP)
 
     def _legal(self) -> list[Action]:
         if self.phase is PHASE_BIDDING:
@@ -166,6 +178,12 @@ class Callbreak(Game):
         "A ruffed trick: over-trump if you can, else any card.",
         "Made: bid + 0.1 per overtrick; failed: -bid.",
     )
+
+    def play_rules(
+        self, trump: str = TRUMP, num_seats: int = 4, variant: VariantBase | None = None
+    ) -> TrickRules:
+        """The play rules of a deal (the search API: ``engine.core.playmask``)."""
+        return play_rules(trump)
 
     def conformance_variants(self) -> list[VariantBase]:
         return [CallbreakVariant(rounds=2), CallbreakVariant(rounds=1, max_bid=13)]
