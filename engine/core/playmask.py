@@ -272,18 +272,21 @@ class PlayMask:
 
     def pop(self) -> int:
         """Take back the last ``push``; its bit."""
-        bit, seat, leader, led, led_top, trump_top, win_seat, broken, plays = self.stack.pop()
-        if len(self.plays) == 0:  # the card closed a trick
+        if not self.plays:  # the card closed a trick: its winner leads now
             self.won[self.leader] -= 1
+        (
+            bit,
+            seat,
+            self.leader,
+            self.led,
+            self.led_top,
+            self.trump_top,
+            self.win_seat,
+            self.broken,
+            self.plays,
+        ) = self.stack.pop()
         self.hands[seat] |= 1 << bit
         self.to_act = seat
-        self.leader = leader
-        self.led = led
-        self.led_top = led_top
-        self.trump_top = trump_top
-        self.win_seat = win_seat
-        self.broken = broken
-        self.plays = plays
         return bit
 
 
@@ -291,15 +294,7 @@ def trick_masks(rules: TrickRules, leader: int, bits: list[int], broken: bool) -
     """A ``PlayMask`` of one trick: ``bits`` played from ``leader`` (the
     hands left empty); ``broken`` as it was before the trick's last card.
     The engine reads the legal cards and the winner from it."""
-    pm = PlayMask.__new__(PlayMask)
-    pm.rules = rules
-    pm.hands = [0] * rules.num_seats
-    pm.leader = pm.to_act = leader
-    pm.won = [0] * rules.num_seats
-    pm.broken = broken
-    pm.plays = []
-    pm.led = pm.led_top = pm.trump_top = pm.win_seat = -1
-    pm.stack = []
+    pm = PlayMask(rules, [0] * rules.num_seats, leader, None, broken)
     for bit in bits:
         pm.play(bit)
     return pm

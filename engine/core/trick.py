@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from engine.core.cards import Card
 
@@ -106,6 +106,18 @@ class Trick:
 
     leader: int
     plays: list[tuple[int, Card]] = field(default_factory=list)
+    #: the engine's mask mirror of the trick so far (``MaskTrickState``):
+    #: ``(plays, count, PlayMask)``, valid while ``plays`` is that list with
+    #: that many cards; never compared, copied or shown
+    masks: Any = field(default=None, compare=False, repr=False)
+
+    def __getstate__(self) -> tuple[int, list[tuple[int, Card]]]:
+        """Pickled and deep-copied without the mask mirror (rebuilt on use)."""
+        return self.leader, self.plays
+
+    def __setstate__(self, state: tuple[int, list[tuple[int, Card]]]) -> None:
+        self.leader, self.plays = state
+        self.masks = None
 
     def __len__(self) -> int:
         return len(self.plays)

@@ -324,43 +324,83 @@ class MaskTrickState(TrickGameState):
         """The rules of the deal in play (trump named), from the game's
         rules module."""
 
-    def _allowed_cards(self) -> Allowed:
+    def _legal_mask(self) -> tuple[TrickRules, int, str, int]:
+        """The rules, the legal-card mask of the seat to play, the rule's
+        reason code and the led slot (-1 on the lead)."""
         rules = self.play_rules()
-        hand = self.hands[self.playing_seat]
-        flag = rules.codec.flag_of
-        mask = 0
-        for card in hand:
-            mask |= flag[card]
+        hand = sum(map(rules.codec.flag_of.__getitem__, self.hands[self.playing_seat]))
         plays = self.trick.plays
         if plays:
             pm = self._trick_masks(rules, len(plays))
-            mask, reason = pm.allowed(mask)
-            led: str | None = SUIT_OF_SLOT[pm.led]
-        else:
-            mask, reason = rules.legal(mask, -1, -1, -1, self.trump_broken)
-            led = None
+            led = pm.led
+            mask, reason = rules.legal(hand, led, pm.led_top, pm.trump_top, self.trump_broken)
+            return rules, mask, reason, led
+        mask, reason = rules.legal(hand, -1, -1, -1, self.trump_broken)
+        return rules, mask, reason, -1
+
+    def _allowed_cards(self) -> Allowed:
+        rules, mask, reason, led = self._legal_mask()
+        hand = self.hands[self.playing_seat]
         if reason == ANY_CARD:
             return Allowed(list(hand))
+        flag = rules.codec.flag_of
+        suit = SUIT_OF_SLOT[led] if led >= 0 else None
         trump = self.trump
         return Allowed(
             [c for c in hand if flag[c] & mask],
             reason,
-            rules.message(reason, led, trump),
-            led,
+            rules.message(reason, suit, trump),
+            suit,
             trump,
         )
 
-    def _trick_masks(self, rules: TrickRules, upto: int) -> PlayMask:
+    def _legal_plays(self) -> list[Action]:
+        rules, mask, _, _ = self._legal_mask()
+        flag = rules.codec.flag_of
+        return [PLAY_OF[c] for c in self.hands[self.playing_seat] if flag[c] & mask]
+
+    def _legal_action(self, action: Action) -> Action | None:
+        if self.phase is not PHASE_PLAY:
+            return super()._legal_action(action)
+        cards = action.cards
+        if action.verb != "play" or len(cards) != 1:
+            return None
+        rules, mask, _, _ = self._legal_mask()
+        flag = rules.codec.flag_of.get(cards[0])
+        if flag is None or not flag & mask:  # the mask holds only cards of the hand
+            return None
+        return PLAY_OF[cards[0]]
+
+    def _trick_masks(self, rules: TrickRules, count: int) -> PlayMask:
+        """The trick's first ``count`` cards on masks: a mirror kept on the
+        ``Trick`` and extended card by card (rebuilt when the trick, its
+        list of plays or the rules are not the ones it was made for)."""
+        trick = self.trick
+        plays = trick.plays
+        cached = trick.masks
+        if (
+            cached is not None
+            and cached[0] is plays
+            and cached[1] == count
+            and cached[2].rules is rules
+        ):
+            found: PlayMask = cached[2]
+            return found
         bit_of = rules.codec.bit_of
-        bits = [bit_of[c] for _, c in self.trick.plays[:upto]]
-        return trick_masks(rules, self.trick.leader, bits, self.trump_broken)
+        bits = [bit_of[c] for _, c in plays[:count]]
+        pm = trick_masks(rules, trick.leader, bits, self.trump_broken)
+        trick.masks = (plays, count, pm)
+        return pm
 
     def _trick_taken(self) -> int | None:
         rules = self.play_rules()
-        plays = self.trick.plays
-        pm = self._trick_masks(rules, len(plays) - 1)
+        trick = self.trick
+        plays = trick.plays
+        count = len(plays)
+        pm = self._trick_masks(rules, count - 1)
         pm.broken = self.trump_broken
-        pm.play(rules.codec.bit_of[plays[-1][1]])
+        rules.play(pm, rules.codec.bit_of[plays[-1][1]])
+        trick.masks = (plays, count, pm)
         if pm.broken != self.trump_broken:
             self.trump_broken = pm.broken
         return None if pm.plays else pm.leader
