@@ -147,7 +147,7 @@ def _lead(
         tbit = 1 << trump
         # draw_trumps: an opponent may still hold a trump
         if any(not voids[o] & tbit for o in range(rules.num_seats) if o != seat and o != partner):
-            return _lowest(masters_t)  # the cheapest of equal masters
+            return (masters_t & -masters_t).bit_length() - 1  # the cheapest of equal masters
     hand = deal.hands[seat] or cards
     safe = _masters(side, unseen) & ~_SLOT_CARDS[ruffable]
     if safe:  # cash_master: the longest suit, then the strongest
@@ -162,7 +162,8 @@ def _lead(
                     best, best_key = b, key
         return best
     if not side:  # lead_trump
-        return _lowest(masters_t) if masters_t else _lowest(trumps)
+        pool = masters_t or trumps
+        return (pool & -pool).bit_length() - 1
     ours = side & _SLOT_CARDS[partner_led & ~ruffable & 31]
     if ours:  # partner_suit: the lowest
         lows = [_lowest(part) for m in SUIT_MASK if (part := ours & m)]
@@ -180,7 +181,7 @@ def _from_length(hand: int, side: int, unseen: int, ruffable: int) -> int:
         group = side & SUIT_MASK[slot]
         if not group:
             continue
-        low = _lowest(group) & 15
+        low = ((group & -group).bit_length() - 1) & 15
         key = (not ruffable >> slot & 1, length[slot], -low, -slot)
         if best_slot < 0 or key > best_key:
             best_slot, best_key = slot, key
@@ -192,7 +193,7 @@ def _from_length(hand: int, side: int, unseen: int, ruffable: int) -> int:
         touching = not unseen & ((1 << top) - 1) & ~((2 << second) - 1)
         if touching and (second & 15) >= 9:  # a jack or better
             return top
-    return _lowest(group)
+    return (group & -group).bit_length() - 1
 
 
 def _opponents_after(n: int, leader: int, k: int, partnered: bool) -> tuple[int, ...]:
@@ -203,14 +204,16 @@ def _opponents_after(n: int, leader: int, k: int, partnered: bool) -> tuple[int,
     return tuple(s for s in after if not (partnered and s == (seat + 2) % n))
 
 
-#: (seats, leader, cards in the trick, partnered) -> opponents still to play
-_AFTER = {
-    (n, leader, k, p): _opponents_after(n, leader, k, p)
-    for n in range(2, 9)
-    for leader in range(n)
-    for k in range(n)
+#: [partnered][seats][leader][cards in the trick] -> opponents still to play
+_AFTER = tuple(
+    tuple(
+        tuple(tuple(_opponents_after(n, leader, k, p) for k in range(n)) for leader in range(n))
+        if n >= 2
+        else ()
+        for n in range(9)
+    )
     for p in (False, True)
-}
+)
 
 
 def _sure(
@@ -252,7 +255,7 @@ def _follow(
     winners = deal.beating(cards)
     losers = cards & ~winners
     k = len(deal.plays)
-    opp_after = _AFTER[rules.num_seats, deal.leader, k, partner is not None]
+    opp_after = _AFTER[partner is not None][rules.num_seats][deal.leader][k]
     partner_winning = partner is not None and deal.win_seat == partner
     following = cards & lmask
     # an opponent still to play may ruff the led suit
@@ -309,7 +312,8 @@ def _low(cards: int, lmask: int, unseen: int, hand: int, trump: int) -> int:
     if not same:
         return _discard(cards, trump, unseen, hand)
     plain = same & ~_masters(same, unseen)
-    return _lowest(plain or same)
+    pool = plain or same
+    return (pool & -pool).bit_length() - 1
 
 
 def _discard(cards: int, trump: int, unseen: int, hand: int) -> int:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from engine.ai import auctions as _auctions  # noqa: F401  (registers the auction bidders)
 from engine.ai.bidding import BIDDERS
@@ -28,19 +28,22 @@ from engine.ai.solver import Solver
 from engine.core.actions import Action
 from engine.core.cards import Card, standard_deck
 from engine.core.game import MatchState
+from engine.core.playmask import TrickRules
 from engine.core.registry import get_game
 from engine.core.view import Observation
+from engine.games.batak.rules import play_rules as batak_rules
+from engine.games.callbreak.rules import play_rules as callbreak_rules
 
 DECK = standard_deck()
 Classes = Callable[[Observation, list[Action]], list[list[Action]]]
 
 
-def trump_voids(view: Observation, trump: str, compulsory_when_ruffed: bool) -> dict[int, set[str]]:
+def trump_voids(view: Observation, rules: TrickRules) -> dict[int, set[str]]:
     """Shown-out suits, plus trump for a player who was void in a plain led
     suit and did not trump although the rules made a trump compulsory (an
-    unruffed trick in Callbreak; any trick in Batak)."""
-    duty: TrumpDuty = "always" if compulsory_when_ruffed else "unruffed"
-    return inferred_voids(view, trump=trump, duty=duty)
+    unruffed trick in Callbreak; any trick in Batak: ``rules.trump_duty``)."""
+    duty = cast(TrumpDuty, rules.trump_duty)
+    return inferred_voids(view, trump=rules.trump_suit, duty=duty)
 
 
 #: (seat, the cards it was dealt as far as this world says) -> how far its
@@ -140,7 +143,7 @@ def callbreak_dealer(view: Observation) -> HandDealer:
     from engine.ai.heuristics.callbreak import estimate_tricks
 
     assert view.seat is not None
-    voids = trump_voids(view, "S", compulsory_when_ruffed=False)
+    voids = trump_voids(view, callbreak_rules("S"))
 
     def misfit(seat: int, dealt: list[Card]) -> float:
         bid = view.bids[seat]
@@ -174,7 +177,7 @@ def batak_dealer(view: Observation) -> HandDealer:
     (rules/batak.md "Play")."""
     assert view.seat is not None and view.trump is not None and view.dummy_seat is not None
     known: dict[int, Sequence[Card]] = {view.seat: view.hand, view.dummy_seat: view.dummy or ()}
-    voids = trump_voids(view, view.trump, compulsory_when_ruffed=True)
+    voids = trump_voids(view, batak_rules(view.trump))
     missing = cards_not_held(view, DECK, trump=view.trump, duty="heading")
     return HandDealer(view, known, voids, missing=missing)
 

@@ -105,31 +105,48 @@ LegalMask = Callable[[int, int, int, int, bool], tuple[int, str]]
 
 #: lead rules: any card; no trump lead while trump is unbroken unless the
 #: hand holds only trumps (Batak "Leading", Backalley ``trump_lead=broken``);
-#: never a trump lead unless the hand holds only trumps (Backalley's default)
+#: never a trump lead unless the hand holds only trumps (Backalley's default:
+#: ``broken`` is not read)
 LEADS = ("any", "unbroken", "only_trumps")
 
 
-def lead_mask(trump: int, lead: str) -> Callable[[int, bool], tuple[int, str]]:
-    """The lead rule ``lead`` (one of ``LEADS``) for trump slot ``trump``:
-    ``(hand, broken) -> (mask, reason)``.  A hand holding any non-trump must
-    lead one while the rule forbids a trump lead."""
+def _legal_mask(trump: int, lead: str, heading: bool, under_any_trump: bool) -> LegalMask:
+    """Both families in one function, specialised once per deal (the hot
+    path of every search: one call per card, the lead rule inline)."""
     if lead not in LEADS:
         raise ValueError(f"lead rule {lead!r} is not one of {LEADS}")
+    lead_any = lead == "any"
+    lead_unbroken = lead == "unbroken"
     tmask = SUIT_MASK[trump]
-    only_trumps = lead == "only_trumps"
+    suit_mask, above = SUIT_MASK, ABOVE
 
-    def any_lead(hand: int, broken: bool) -> tuple[int, str]:
-        return hand, ANY_CARD
-
-    def restricted(hand: int, broken: bool) -> tuple[int, str]:
-        if broken and not only_trumps:
+    def legal(hand: int, led: int, led_top: int, trump_top: int, broken: bool) -> tuple[int, str]:
+        if led < 0:  # the lead: a hand with any non-trump leads one while it must
+            if lead_any or (lead_unbroken and broken):
+                return hand, ANY_CARD
+            plain = hand & ~tmask
+            if plain and plain != hand:
+                return plain, TRUMP_NOT_BROKEN
             return hand, ANY_CARD
-        plain = hand & ~tmask
-        if plain and plain != hand:
-            return plain, TRUMP_NOT_BROKEN
-        return hand, ANY_CARD
+        same = hand & suit_mask[led]
+        if not heading:
+            return (same, MUST_FOLLOW) if same else (hand, ANY_CARD)
+        if same:
+            if led != trump and trump_top >= 0:  # ruffed
+                return same, MUST_FOLLOW
+            higher = same & above[led_top]
+            return (higher, MUST_BEAT) if higher else (same, MUST_FOLLOW)
+        trumps = hand & tmask
+        if not trumps:
+            return hand, ANY_CARD
+        if trump_top < 0:
+            return trumps, MUST_TRUMP
+        over = trumps & above[trump_top]
+        if over:
+            return over, MUST_OVERTRUMP
+        return (trumps, MUST_TRUMP) if under_any_trump else (hand, ANY_CARD)
 
-    return any_lead if lead == "any" else restricted
+    return legal
 
 
 def compulsory_heading(trump: int, *, void_cannot_overtrump: str, lead: str = "any") -> LegalMask:
@@ -150,46 +167,13 @@ def compulsory_heading(trump: int, *, void_cannot_overtrump: str, lead: str = "a
     hot path of every search (``engine.core.playmask``)."""
     if void_cannot_overtrump not in ("any_card", "any_trump"):
         raise ValueError(f"void_cannot_overtrump {void_cannot_overtrump!r}")
-    under_any_trump = void_cannot_overtrump == "any_trump"
-    lead_rule = lead_mask(trump, lead)
-    tmask = SUIT_MASK[trump]
-    suit_mask, above = SUIT_MASK, ABOVE
-
-    def legal(hand: int, led: int, led_top: int, trump_top: int, broken: bool) -> tuple[int, str]:
-        if led < 0:
-            return lead_rule(hand, broken)
-        same = hand & suit_mask[led]
-        if same:
-            if led != trump and trump_top >= 0:  # ruffed
-                return same, MUST_FOLLOW
-            higher = same & above[led_top]
-            return (higher, MUST_BEAT) if higher else (same, MUST_FOLLOW)
-        trumps = hand & tmask
-        if not trumps:
-            return hand, ANY_CARD
-        if trump_top < 0:
-            return trumps, MUST_TRUMP
-        over = trumps & above[trump_top]
-        if over:
-            return over, MUST_OVERTRUMP
-        return (trumps, MUST_TRUMP) if under_any_trump else (hand, ANY_CARD)
-
-    return legal
+    return _legal_mask(trump, lead, True, void_cannot_overtrump == "any_trump")
 
 
 def follow_suit(trump: int, *, lead: str = "any") -> LegalMask:
     """The "follow suit" family (Backalley, rules/backalley.md "Play"): lead
     as ``lead`` says; follow the led suit if you can, else play anything."""
-    lead_rule = lead_mask(trump, lead)
-    suit_mask = SUIT_MASK
-
-    def legal(hand: int, led: int, led_top: int, trump_top: int, broken: bool) -> tuple[int, str]:
-        if led < 0:
-            return lead_rule(hand, broken)
-        same = hand & suit_mask[led]
-        return (same, MUST_FOLLOW) if same else (hand, ANY_CARD)
-
-    return legal
+    return _legal_mask(trump, lead, False, False)
 
 
 def heading_message(reason: str, led: str | None, trump: str | None) -> str:

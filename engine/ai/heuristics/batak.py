@@ -7,14 +7,17 @@ sides, rules/batak.md "Scoring")."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from engine.ai.base import BaseAgent, register_agent
 from engine.ai.heuristics.trickplay import Choice, PlayContext, decide, register_context
+from engine.ai.knowledge import TrumpDuty
 from engine.core.actions import PASS, Action, trump
 from engine.core.cards import SUITS, Card, standard_deck
 from engine.core.game import MatchState
 from engine.core.trick import STANDARD
 from engine.core.view import Observation
+from engine.games.batak.rules import play_rules
 
 DECK = standard_deck()
 #: what an unknown partner's 13 cards are worth, in tricks, as the dummy
@@ -108,12 +111,16 @@ class BatakHeuristic(BaseAgent):
         return decide(view, cards, ctx)
 
 
+#: when a void player must trump (the engine's rules say it)
+_DUTY = cast(TrumpDuty, play_rules("S").trump_duty)
+
+
 def play_context(
     seat: int, hand: tuple[Card, ...], trump: str | None, declarer: int | None
 ) -> PlayContext:
-    """A void player must trump whenever able (rules/batak.md "Play"); the
-    dummy's partner is the declarer who plays it."""
-    return PlayContext(seat, hand, trump, STANDARD, DECK, (seat + 2) % 4, trump_duty="always")
+    """A void player must trump whenever able (the game's ``play_rules``:
+    rules/batak.md "Play"); the dummy's partner is the declarer who plays it."""
+    return PlayContext(seat, hand, trump, STANDARD, DECK, (seat + 2) % 4, trump_duty=_DUTY)
 
 
 register_agent("heuristic", "batak", BatakHeuristic)

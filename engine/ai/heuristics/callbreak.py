@@ -6,14 +6,17 @@ count.  Sees only its own ``Observation``."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from engine.ai.base import BaseAgent, register_agent
 from engine.ai.heuristics.trickplay import Choice, PlayContext, decide, register_context
+from engine.ai.knowledge import TrumpDuty
 from engine.core.actions import Action, bid
 from engine.core.cards import Card, standard_deck
 from engine.core.game import MatchState
 from engine.core.trick import STANDARD
 from engine.core.view import Observation
+from engine.games.callbreak.rules import play_rules
 
 TRUMP = "S"
 DECK = standard_deck()
@@ -80,11 +83,16 @@ class CallbreakHeuristic(BaseAgent):
         return decide(view, cards, play_context(view.seat, view.hand, TRUMP, None))
 
 
+#: when a void player must trump (the engine's rules say it)
+_DUTY = cast(TrumpDuty, play_rules(TRUMP).trump_duty)
+
+
 def play_context(
     seat: int, hand: tuple[Card, ...], trump: str | None, declarer: int | None
 ) -> PlayContext:
-    """Spades always trump; void and unruffed, a spade is due (rules/callbreak.md)."""
-    return PlayContext(seat, hand, TRUMP, STANDARD, DECK, trump_duty="unruffed")
+    """Spades always trump; void and unruffed, a spade is due (the game's
+    ``play_rules``: rules/callbreak.md)."""
+    return PlayContext(seat, hand, TRUMP, STANDARD, DECK, trump_duty=_DUTY)
 
 
 register_agent("heuristic", "callbreak", CallbreakHeuristic)
