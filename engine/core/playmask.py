@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Protocol
 
 from engine.core.bits import ABOVE, SLOT, SUIT_MASK, SUIT_OF_SLOT, Codec, codec
@@ -154,9 +155,8 @@ def trick_rules(
     )
 
 
-#: ``push``'s record: bit, seat, leader, led, led_top, trump_top, win_seat,
-#: broken, the trick's plays before the card
-Undo = tuple[int, int, int, int, int, int, int, bool, list[int]]
+#: ``push``'s record: bit, seat, and the fields of ``_UNDONE`` before the card
+Undo = tuple[int, int, tuple[object, ...]]
 
 
 class PlayMask:
@@ -254,19 +254,7 @@ class PlayMask:
 
     def push(self, bit: int) -> None:
         """Play ``bit``, remembering how to take it back (``pop``)."""
-        self.stack.append(
-            (
-                bit,
-                self.to_act,
-                self.leader,
-                self.led,
-                self.led_top,
-                self.trump_top,
-                self.win_seat,
-                self.broken,
-                self.plays,
-            )
-        )
+        self.stack.append((bit, self.to_act, _saved(self)))
         self.plays = self.plays[:]
         self.play(bit)
 
@@ -274,20 +262,17 @@ class PlayMask:
         """Take back the last ``push``; its bit."""
         if not self.plays:  # the card closed a trick: its winner leads now
             self.won[self.leader] -= 1
-        (
-            bit,
-            seat,
-            self.leader,
-            self.led,
-            self.led_top,
-            self.trump_top,
-            self.win_seat,
-            self.broken,
-            self.plays,
-        ) = self.stack.pop()
+        bit, seat, saved = self.stack.pop()
+        for name, value in zip(_UNDONE, saved, strict=True):
+            setattr(self, name, value)
         self.hands[seat] |= 1 << bit
         self.to_act = seat
         return bit
+
+
+#: what ``push`` keeps and ``pop`` puts back (with the bit and the seat)
+_UNDONE = ("leader", "led", "led_top", "trump_top", "win_seat", "broken", "plays")
+_saved = attrgetter(*_UNDONE)
 
 
 def trick_masks(rules: TrickRules, leader: int, bits: list[int], broken: bool) -> PlayMask:
