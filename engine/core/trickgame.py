@@ -327,14 +327,16 @@ class MaskTrickState(TrickGameState):
     def _legal_mask(self) -> tuple[TrickRules, int, str, int]:
         """The rules, the legal-card mask of the seat to play, the rule's
         reason code and the led slot (-1 on the lead)."""
-        rules = self.play_rules()
-        hand = sum(map(rules.codec.flag_of.__getitem__, self.hands[self.playing_seat]))
         plays = self.trick.plays
         if plays:
-            pm = self._trick_masks(rules, len(plays))
+            pm = self._trick_masks(len(plays))
+            rules = pm.rules
+            hand = sum(map(rules.codec.flag_of.__getitem__, self.hands[self.playing_seat]))
             led = pm.led
             mask, reason = rules.legal(hand, led, pm.led_top, pm.trump_top, self.trump_broken)
             return rules, mask, reason, led
+        rules = self.play_rules()
+        hand = sum(map(rules.codec.flag_of.__getitem__, self.hands[self.playing_seat]))
         mask, reason = rules.legal(hand, -1, -1, -1, self.trump_broken)
         return rules, mask, reason, -1
 
@@ -371,21 +373,18 @@ class MaskTrickState(TrickGameState):
             return None
         return PLAY_OF[cards[0]]
 
-    def _trick_masks(self, rules: TrickRules, count: int) -> PlayMask:
+    def _trick_masks(self, count: int) -> PlayMask:
         """The trick's first ``count`` cards on masks: a mirror kept on the
-        ``Trick`` and extended card by card (rebuilt when the trick, its
-        list of plays or the rules are not the ones it was made for)."""
+        ``Trick`` and extended card by card, rebuilt when the trick or its
+        list of plays is not the one it was made for.  (Trump is fixed while
+        a trick lasts: a game names or turns trump before a new ``Trick``.)"""
         trick = self.trick
         plays = trick.plays
         cached = trick.masks
-        if (
-            cached is not None
-            and cached[0] is plays
-            and cached[1] == count
-            and cached[2].rules is rules
-        ):
+        if cached is not None and cached[0] is plays and cached[1] == count:
             found: PlayMask = cached[2]
             return found
+        rules = self.play_rules()
         bit_of = rules.codec.bit_of
         bits = [bit_of[c] for _, c in plays[:count]]
         pm = trick_masks(rules, trick.leader, bits, self.trump_broken)
@@ -393,11 +392,11 @@ class MaskTrickState(TrickGameState):
         return pm
 
     def _trick_taken(self) -> int | None:
-        rules = self.play_rules()
         trick = self.trick
         plays = trick.plays
         count = len(plays)
-        pm = self._trick_masks(rules, count - 1)
+        pm = self._trick_masks(count - 1)
+        rules = pm.rules
         pm.broken = self.trump_broken
         rules.play(pm, rules.codec.bit_of[plays[-1][1]])
         trick.masks = (plays, count, pm)
