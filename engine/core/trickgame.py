@@ -129,11 +129,15 @@ class TrickGameState(MatchState):
         self.tricks_won[winner] += 1
         self.tricks.append(tuple(plays))
         events.append(Event("trick_won", winner, {"cards": [CARD_TEXT[c] for _, c in plays]}))
-        self.trick = Trick(winner)
+        self.trick = self._next_trick(winner)
         self.to_act = winner
         if not any(self.hands):
             events.extend(self._end_deal())
         return events
+
+    def _next_trick(self, winner: int) -> Trick:
+        """The trick ``winner`` leads after taking the one just full."""
+        return Trick(winner)
 
     def _trick_taken(self) -> int | None:
         """A card has just been added to the trick: the seat that takes the
@@ -327,18 +331,12 @@ class MaskTrickState(TrickGameState):
     def _legal_mask(self) -> tuple[TrickRules, int, str, int]:
         """The rules, the legal-card mask of the seat to play, the rule's
         reason code and the led slot (-1 on the lead)."""
-        plays = self.trick.plays
-        if plays:
-            pm = self._trick_masks(len(plays))
-            rules = pm.rules
-            hand = sum(map(rules.codec.flag_of.__getitem__, self.hands[self.playing_seat]))
-            led = pm.led
-            mask, reason = rules.legal(hand, led, pm.led_top, pm.trump_top, self.trump_broken)
-            return rules, mask, reason, led
-        rules = self.play_rules()
+        pm = self._trick_masks(len(self.trick.plays))
+        rules = pm.rules
         hand = sum(map(rules.codec.flag_of.__getitem__, self.hands[self.playing_seat]))
-        mask, reason = rules.legal(hand, -1, -1, -1, self.trump_broken)
-        return rules, mask, reason, -1
+        led = pm.led
+        mask, reason = rules.legal(hand, led, pm.led_top, pm.trump_top, self.trump_broken)
+        return rules, mask, reason, led
 
     def _allowed_cards(self) -> Allowed:
         rules, mask, reason, led = self._legal_mask()
@@ -403,6 +401,15 @@ class MaskTrickState(TrickGameState):
         if pm.broken != self.trump_broken:
             self.trump_broken = pm.broken
         return None if pm.plays else pm.leader
+
+    def _next_trick(self, winner: int) -> Trick:
+        """The next trick starts with the full one's mirror, reset by the
+        play of its last card (its winner leads)."""
+        trick = Trick(winner)
+        cached = self.trick.masks
+        if cached is not None and cached[0] is self.trick.plays and not cached[2].plays:
+            trick.masks = (trick.plays, 0, cached[2])
+        return trick
 
     def play_masks(self) -> PlayMask:
         """The deal in play as a ``PlayMask``: the search API (its docstring).
