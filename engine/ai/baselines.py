@@ -33,10 +33,9 @@ card in hand order.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from engine.ai.base import BaseAgent, register_agent
-from engine.ai.blot_model import INDEX, Deal
 from engine.ai.blot_solver import Solver
 from engine.core.actions import PASS, Action, bid
 from engine.core.cards import Card
@@ -45,6 +44,8 @@ from engine.core.view import Observation
 from engine.games.blot.auction import MAX_LEVEL, STRAINS
 from engine.games.blot.cards import card_points
 from engine.games.blot.declarations import best_split
+from engine.games.blot.masks import INDEX
+from engine.games.blot.rules import BlotState
 
 #: the paper's v2 constants
 PARTNER_DIVISOR = 1.5
@@ -113,7 +114,7 @@ class PaperMinimax(BaseAgent):
             return paper_bid(view, legal)
         if full_state is None:
             raise ValueError("paper-minimax sees every hand: pass full_state=")
-        deal = Deal.from_state(full_state)
+        deal = cast(BlotState, full_state).play_state()
         team = deal.to_act % 2
         by_index = {INDEX[a.card]: a for a in legal}
         card, _ = Solver(deal, team, self.depth).best(list(by_index))

@@ -7,7 +7,8 @@ and ``recontra`` by the standing contract doubled or redoubled.  Prices are
 the deciding side's margin in game points (``score_deal``), in sampled
 deals: the unseen cards dealt to the other three seats, hands that explain
 the bids made so far preferred, each contract that matters played out
-once per deal with the fast play-out (``engine.ai.blot_rollout``) --
+once per deal with the play-out policy (``engine.ai.blot_policy``) on the
+engine's play state (``engine.games.blot.masks.BlotPlay``) --
 every level of a contract type is priced from the same play-out, so one
 play-out per contract type and deal is all a price needs.
 
@@ -37,15 +38,18 @@ from dataclasses import dataclass, field
 
 from engine.ai.bidding import Priced
 from engine.ai.blot_hands import explanation, quick_values
-from engine.ai.blot_model import Deal, mask_of, team_declarations
-from engine.ai.blot_rollout import play_out
+from engine.ai.blot_policy import play_out
 from engine.ai.evidence import MIN_SAFE_WORLDS, expected_excess
 from engine.ai.heuristics.blot import PARTNER_POINTS, hand_value
+from engine.ai.rollout import COUNTS
 from engine.core.actions import CONTRA, PASS, RECONTRA, Action, bid
 from engine.core.cards import Card
 from engine.core.view import Observation
 from engine.games.blot.auction import STRAINS
 from engine.games.blot.cards import blot_deck
+from engine.games.blot.declarations import team_points
+from engine.games.blot.masks import BlotPlay, mask_of
+from engine.games.blot.scoring import Stakes
 
 DECK = blot_deck()
 MIN_WORLDS = 8
@@ -242,15 +246,15 @@ def play(hands: dict[int, list[Card]], strain: str, team: int, first: int) -> Ou
     ``team`` declaring (the level does not change the play)."""
     trump = None if strain == "NT" else strain
     ordered = [hands[s] for s in range(4)]
-    decl = team_declarations(ordered, trump, first)
-    deal = Deal(
-        [mask_of(h) for h in ordered], [], first, trump, team, 8, 0, False, [0, 0], [0, 0], decl
-    )
+    decl = team_points(ordered, trump, first)
+    deal = BlotPlay([mask_of(h) for h in ordered], first, trump, Stakes(team, 8, trump is None))
     play_out(deal)
+    COUNTS["rollouts"] += 1
+    COUNTS["cards"] += 32
     return Outcome(deal.points[team], deal.tricks[team], decl[team], decl[1 - team])
 
 
-def margin(outcome: Outcome, contract: Contract, team: int, template: Deal) -> float:
+def margin(outcome: Outcome, contract: Contract, team: int, template: Stakes) -> float:
     """``team``'s game points minus the other side's for ``contract``."""
     template.level, template.doubling, template.capot = (
         contract.level,
@@ -274,10 +278,9 @@ class Prices:
         self.team = view.seat % 2
         self.actions = chosen.actions
         self.values: Priced = {a: [] for a in chosen.actions}
-        self.templates = {
-            t: Deal([0, 0, 0, 0], [], 0, "H", t, 8, 0, False, [0, 0], [0, 0], [0, 0])
-            for t in (0, 1)
-        }
+        # priced as a suit contract whatever the strain (as before issue 25;
+        # docs/benchmarks.md "One rules implementation")
+        self.templates = {t: Stakes(t, 8, False) for t in (0, 1)}
 
     def add(self, row: dict[tuple[str, int], Outcome]) -> None:
         for action, contract in self.actions.items():

@@ -23,14 +23,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.ai.blot_model import INDEX, SUIT_ORDER
 from engine.core.cards import Card
+from engine.games.blot.declarations import NT_QUADS, SUIT_QUADS, run_value
+from engine.games.blot.masks import INDEX, RANK_ORDER, SUIT_ORDER
 
 STRAINS = ("C", "D", "H", "S", "NT")
 #: bit of each rank in a suit byte (card index order: 7 8 9 T J Q K A)
-BIT = {7: 0, 8: 1, 9: 2, 10: 3, 11: 4, 12: 5, 13: 6, 14: 7}
-SUIT_QUADS = {11: 200, 9: 140, 14: 110, 10: 100, 13: 100, 12: 100}
-NT_QUADS = {14: 190, 10: 100, 13: 100, 12: 100, 11: 100}
+BIT = {rank: i for i, rank in enumerate(RANK_ORDER)}
 TRUMP_WEIGHT = {11: 26, 14: 14, 10: 11}
 #: a plain K, Q or J: 0.3 of its points
 PLAIN_WEIGHT = {13: 1.2, 12: 0.9, 11: 0.6}
@@ -81,7 +80,7 @@ def _runs_value(byte: int) -> int:
             run += 1
             continue
         if run >= 3:
-            total += 20 if run == 3 else 50 if run == 4 else 100
+            total += run_value(run)
         run = 0
     return total
 

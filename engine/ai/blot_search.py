@@ -12,8 +12,11 @@ card is valued by the deal's score margin for this side:
 - with ``exact_cards`` or fewer cards left, exactly: every hand of the
   world open, best play by all four (``engine.ai.blot_solver``; 8-card
   hands are small enough that this covers the second half of every deal);
-- earlier, by playing the world on with the fast play-out rules
-  (``engine.ai.blot_rollout``) to the last two tricks, which are solved.
+- earlier, by playing the world on with the play-out policy
+  (``engine.ai.blot_policy``) to the last two tricks, which are solved.
+
+Worlds are the engine's own play state on masks (``engine.games.blot.
+masks.BlotPlay``): the rules of play are the engine's.
 
 Candidates are one card per class of equivalent cards; the agent stops
 when one candidate is left, when every world agrees, or when what is left
@@ -42,11 +45,11 @@ from typing import Any
 
 from engine.ai.base import BaseAgent, get_agent, register_agent
 from engine.ai.blot_bidding import auction_evidence, blot_bid, evidence_misfit
-from engine.ai.blot_model import INDEX, Deal, mask_of
-from engine.ai.blot_rollout import play_out
+from engine.ai.blot_policy import play_out
 from engine.ai.blot_solver import OutOfTime, Solver, score_margin
 from engine.ai.evidence import MIN_SAFE_WORLDS, Evidence
 from engine.ai.knowledge import inferred_voids, unseen_cards
+from engine.ai.rollout import COUNTS
 from engine.ai.sampling import deal_unseen
 from engine.ai.worlds import blot_evidence, trick_classes
 from engine.core.actions import Action
@@ -54,6 +57,9 @@ from engine.core.cards import Card
 from engine.core.game import MatchState
 from engine.core.view import Observation
 from engine.games.blot.cards import BLOT_RANKING, blot_deck
+from engine.games.blot.declarations import belote_points
+from engine.games.blot.masks import INDEX, BlotPlay, mask_of
+from engine.games.blot.scoring import Stakes
 
 DECK = blot_deck()
 #: the most a decision may take, whatever the table's budget
@@ -101,24 +107,18 @@ class BlotWorlds:
         for seat, text, cards in view.declarations:
             if cards:
                 decl[seat % 2] += int(text.rsplit("(", 1)[1].rstrip(")"))
+        #: seats that announced belote (its 20 is added per world: ``sample``)
         self.announced = {s for s, _, cards in view.declarations if not cards}
-        for seat in self.announced:
-            decl[seat % 2] += 20
         won = view.tricks_won
-        self.template = Deal(
+        self.template = BlotPlay(
             [0, 0, 0, 0],
-            [(s, INDEX[c]) for s, c in view.trick],
             view.trick_leader,
             None if strain == "NT" else strain,
-            view.declarer,
-            level,
-            doubling,
-            capot,
-            list(view.extra.get("card_points", (0, 0))),
-            [won[0] + won[2], won[1] + won[3]],
-            decl,
+            Stakes(view.declarer, level, strain == "NT", doubling, capot, decl),
+            trick=[INDEX[c] for _, c in view.trick],
+            points=view.extra.get("card_points", (0, 0)),
+            tricks=(won[0] + won[2], won[1] + won[3]),
         )
-        self.pair = mask_of([Card(13, trump), Card(12, trump)]) if trump is not None else 0
         # the bazar is evidence too: of ``tries`` deals, the one whose hands
         # (with the cards already played) best explain it is kept
         self.evidence = auction_evidence(view)
@@ -143,7 +143,7 @@ class BlotWorlds:
             evidence_misfit(s, hands[s] + self.played[s], self.evidence) ** 2 for s in self.telling
         )
 
-    def sample(self, rng: random.Random) -> Deal:
+    def sample(self, rng: random.Random) -> BlotPlay:
         hands = self._deal(rng)
         if self.tries > 1:
             fit = self._misfit(hands)
@@ -154,14 +154,14 @@ class BlotWorlds:
                     hands, fit = other, other_fit
         deal = self.template.copy()
         deal.hands = [self.hand if s == self.seat else mask_of(hands[s]) for s in range(4)]
-        if self.pair:
-            for s in range(4):
-                if s not in self.announced and deal.hands[s] & self.pair == self.pair:
-                    deal.decl[s % 2] += 20  # belote still to be announced
+        belote = belote_points(deal.hands, self.trump, self.announced)
+        decl = deal.stakes.decl
+        decl[0] += belote[0]
+        decl[1] += belote[1]
         return deal
 
 
-def finish(deal: Deal, team: int, deadline: float) -> tuple[float, int]:
+def finish(deal: BlotPlay, team: int, deadline: float) -> tuple[float, int]:
     """``team``'s margin once ``deal`` is played to its end -- fast play-out
     rules down to ``ENDGAME_CARDS``, exact from there -- and the work done."""
     work = 0
@@ -267,7 +267,7 @@ class BlotSearch(BaseAgent):
         return None
 
     def _world(
-        self, deal: Deal, candidates: list[Action], team: int, deadline: float
+        self, deal: BlotPlay, candidates: list[Action], team: int, deadline: float
     ) -> dict[Action, float] | None:
         """Every candidate's margin in one world; None when out of time."""
         try:
@@ -275,6 +275,7 @@ class BlotSearch(BaseAgent):
                 solver = Solver(deal, team, deadline=deadline)
                 values = solver.values([INDEX[a.card] for a in candidates])
                 self._work += NODE_WORK * solver.nodes
+                COUNTS["solved"] += len(candidates)
                 return {
                     a: float(score_margin(deal, team, values[INDEX[a.card]])) for a in candidates
                 }
@@ -282,8 +283,11 @@ class BlotSearch(BaseAgent):
             for action in candidates:
                 child = deal.copy()
                 child.play(INDEX[action.card])
+                cards = child.cards_left
                 row[action], work = finish(child, team, deadline)
                 self._work += work
+                COUNTS["rollouts"] += 1
+                COUNTS["cards"] += cards
             return row
         except OutOfTime:
             return None

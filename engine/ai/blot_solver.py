@@ -1,4 +1,5 @@
-"""Bazar Blot card play with every hand open: alpha-beta over a ``Deal``.
+"""Bazar Blot card play with every hand open: alpha-beta over the engine's
+``BlotPlay`` (``engine.games.blot.masks``: legal cards, ``play``/``undo``).
 
 One team maximises, the other minimises, what that team takes from here:
 its raw card points (last-trick bonus included) plus, when the search
@@ -23,8 +24,8 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from engine.ai.blot_model import SUIT_MASK, SUIT_OF, TRUMP_BASE, Deal, indices
-from engine.games.blot.cards import LAST_TRICK_BONUS
+from engine.games.blot.cards import DEAL_TOTAL
+from engine.games.blot.masks import BlotPlay, TrickState, add_card, allowed, bits, trick_value
 
 ALL_TRICKS = 1000
 INF = 10**6
@@ -37,10 +38,17 @@ class OutOfTime(TimeoutError):
 class Solver:
     """``values(cards)``: what ``team`` takes from here after each card, with
     best play by all four hands over ``depth`` cards (exact to the end by
-    default)."""
+    default).
+
+    The rules are the engine's (``engine.games.blot.masks``): legal cards
+    from ``allowed``, the trick from ``add_card``, a trick's worth from
+    ``trick_value``.  The search threads the trick's state through its
+    arguments and flips the hands' bits in place, so going down and back
+    up a card costs no copy and no undo log (``BlotPlay.play``/``undo`` do
+    the same for one line of play)."""
 
     def __init__(
-        self, deal: Deal, team: int, depth: int = 64, deadline: float = float("inf")
+        self, deal: BlotPlay, team: int, depth: int = 64, deadline: float = float("inf")
     ) -> None:
         self.deal = deal
         self.team = team
@@ -49,44 +57,33 @@ class Solver:
         self.nodes = 0
         #: key -> (lower bound, upper bound, best card)
         self.table: dict[int, tuple[int, int, int]] = {}
-        tab = deal.tab
-        self._strength = tab.strength
-        self._points = tab.points
-        self._trump = tab.trump
-        self._above = tab.trump_above
-        self._trump_mask = tab.trump_mask
-        self._exempt = deal.partner_exemption
-        self._under = deal.must_undertrump
+        self.tab = deal.tab
         self.hands = list(deal.hands)
-        self._has = [deal.tricks[0] > 0, deal.tricks[1] > 0]
+        #: tricks each team has taken, along the line searched
+        self.tricks = list(deal.tricks)
 
     # -- the public answers ------------------------------------------------------------------
     def values(self, cards: Sequence[int] | None = None) -> dict[int, int]:
         """Each of ``cards`` (default: every legal card) -> what ``team``
         takes from here if the seat to act plays it, exactly."""
-        led, win_seat, win, pts = self.deal.trick_state()
-        seat = self.deal.to_act
-        n = len(self.deal.trick)
+        deal = self.deal
+        seat, n, state = deal.seat, len(deal.trick), deal.state
         if cards is None:
-            cards = indices(self.deal.legal())
-        return {
-            c: self._child(seat, n, led, win_seat, win, pts, c, -INF, INF, self.depth)
-            for c in cards
-        }
+            cards = bits(deal.legal())
+        return {c: self._child(seat, n, state, c, -INF, INF, self.depth) for c in cards}
 
     def best(self, cards: Sequence[int] | None = None) -> tuple[int, int]:
         """(a card with the best value for the seat to act, that value): the
         first of equals in ``cards`` order."""
-        led, win_seat, win, pts = self.deal.trick_state()
-        seat = self.deal.to_act
-        n = len(self.deal.trick)
+        deal = self.deal
+        seat, n, state = deal.seat, len(deal.trick), deal.state
         if cards is None:
-            cards = indices(self.deal.legal())
+            cards = bits(deal.legal())
         maximise = seat % 2 == self.team
         alpha, beta = -INF, INF
         best_card, best = cards[0], -INF if maximise else INF
         for c in cards:
-            v = self._child(seat, n, led, win_seat, win, pts, c, alpha, beta, self.depth)
+            v = self._child(seat, n, state, c, alpha, beta, self.depth)
             if (maximise and v > best) or (not maximise and v < best):
                 best_card, best = c, v
                 if maximise:
@@ -96,97 +93,55 @@ class Solver:
         return best_card, best
 
     # -- the search --------------------------------------------------------------------------
-    def _legal(self, seat: int, n: int, led: int, win_seat: int, win: int) -> int:
-        hand = self.hands[seat]
-        if n == 0:
-            return hand
-        same = hand & SUIT_MASK[led]
-        if same:
-            if led == self._trump:
-                return (same & self._above[win]) or same
-            return same
-        trumps = hand & self._trump_mask
-        if not trumps:
-            return hand
-        if self._exempt and (win_seat - seat) % 2 == 0:
-            return hand
-        over = trumps & self._above[win] if win >= TRUMP_BASE else trumps
-        if over:
-            return over
-        return trumps if self._under else hand
-
     def _child(
         self,
         seat: int,
         n: int,
-        led: int,
-        win_seat: int,
-        win: int,
-        pts: int,
+        state: TrickState,
         card: int,
         alpha: int,
         beta: int,
         depth: int,
     ) -> int:
         """Value (for ``team``) of ``seat`` playing ``card`` as the ``n``-th
-        card of the trick."""
+        card of the trick ``state``."""
         hands = self.hands
         hands[seat] ^= 1 << card
-        s = self._strength[card]
-        if n == 0:
-            led, win_seat, win = SUIT_OF[card], seat, s
-        elif s > win and (s >= TRUMP_BASE or SUIT_OF[card] == led):
-            win_seat, win = seat, s
-        pts += self._points[card]
+        state = add_card(state, seat, card, self.tab)
         try:
             if n < 3:
                 if depth <= 1:
                     return 0
-                return self._node(
-                    (seat + 1) % 4, n + 1, led, win_seat, win, pts, alpha, beta, depth - 1
-                )
+                return self._node((seat + 1) & 3, n + 1, state, alpha, beta, depth - 1)
             last = not (hands[0] | hands[1] | hands[2] | hands[3])
-            if last:
-                pts += LAST_TRICK_BONUS
-            team = win_seat % 2
-            has = self._has
-            before = has[team]
-            has[team] = True
+            winner = state[1]
+            team = winner & 1
+            tricks = self.tricks
+            tricks[team] += 1
             try:
-                gain = pts if team == self.team else 0
+                gain = trick_value(state[3], last) if team == self.team else 0
                 if last:
                     return gain + self._ending()
                 if depth <= 1:
                     return gain
                 return gain + self._node(
-                    win_seat, 0, 0, win_seat, -1, 0, alpha - gain, beta - gain, depth - 1
+                    winner, 0, (0, winner, 0, 0), alpha - gain, beta - gain, depth - 1
                 )
             finally:
-                has[team] = before
+                tricks[team] -= 1
         finally:
             hands[seat] ^= 1 << card
 
     def _ending(self) -> int:
         """The every-trick / no-trick term once the deal is over."""
-        mine, theirs = self._has[self.team], self._has[1 - self.team]
-        if not theirs:
+        tricks = self.tricks
+        if not tricks[1 - self.team]:
             return ALL_TRICKS
-        if not mine:
+        if not tricks[self.team]:
             return -ALL_TRICKS
         return 0
 
-    def _node(
-        self,
-        seat: int,
-        n: int,
-        led: int,
-        win_seat: int,
-        win: int,
-        pts: int,
-        alpha: int,
-        beta: int,
-        depth: int,
-    ) -> int:
+    def _node(self, seat: int, n: int, state: TrickState, alpha: int, beta: int, depth: int) -> int:
         self.nodes += 1
         if self.nodes & 1023 == 0 and time.perf_counter() > self.deadline:
             raise OutOfTime
@@ -195,13 +150,13 @@ class Solver:
         hint = -1
         a0, b0 = alpha, beta
         if n == 0:
-            has = self._has
+            tricks = self.tricks
             key = (
                 (hands[0] | hands[1] << 32 | hands[2] << 64 | hands[3] << 96) << 12
                 | depth << 4
                 | seat << 2
-                | has[0] << 1
-                | has[1]
+                | (tricks[0] > 0) << 1
+                | (tricks[1] > 0)
             )
             hit = self.table.get(key)
             if hit is not None:
@@ -211,12 +166,12 @@ class Solver:
                 if hi <= alpha or lo == hi:
                     return hi
                 alpha, beta = max(alpha, lo), min(beta, hi)
-        moves = self._ordered(seat, n, led, win_seat, win, hint)
+        moves = self._ordered(seat, n, state, hint)
         maximise = seat % 2 == self.team
         best = -INF if maximise else INF
         best_card = moves[0]
         for card in moves:
-            v = self._child(seat, n, led, win_seat, win, pts, card, alpha, beta, depth)
+            v = self._child(seat, n, state, card, alpha, beta, depth)
             if maximise:
                 if v > best:
                     best, best_card = v, card
@@ -240,34 +195,50 @@ class Solver:
             self.table[key] = (lo, hi, best_card)
         return best
 
-    def _ordered(
-        self, seat: int, n: int, led: int, win_seat: int, win: int, hint: int
-    ) -> list[int]:
+    def _ordered(self, seat: int, n: int, state: TrickState, hint: int) -> list[int]:
         """Legal cards, likely best first: the table's best card, then cards
         that take the lead (richest first), then the rest -- points to a
         partner who is winning, the cheapest card otherwise."""
-        legal = indices(self._legal(seat, n, led, win_seat, win))
-        if len(legal) == 1:
-            return legal
-        strength, points = self._strength, self._points
-        friendly = n > 0 and (win_seat - seat) % 2 == 0
-
-        def key(c: int) -> tuple[int, int, int]:
-            s = strength[c]
-            if c == hint:
-                return (0, 0, 0)
-            if n == 0:
-                return (1, -s, 0)
-            wins = s > win and (s >= TRUMP_BASE or SUIT_OF[c] == led)
-            if wins:
-                return (1, -points[c], -s)
-            return (2, -points[c] if friendly else points[c], s)
-
-        legal.sort(key=key)
+        tab = self.tab
+        mask = allowed(self.hands[seat], seat, n, state, tab)[0]
+        if not mask & (mask - 1):
+            return [mask.bit_length() - 1]
+        legal = bits(mask)
+        strength, points = tab.strength, tab.points
+        if n == 0:
+            legal.sort(key=strength.__getitem__, reverse=True)  # stable: equals keep their order
+        else:
+            led, win_seat, win, _ = state
+            takers = tab.takers[led][win]
+            if (win_seat - seat) % 2 == 0:  # a partner is winning: feed it
+                keyed = [
+                    (
+                        (1 << 16 | (32 - points[c]) << 8 | 255 - strength[c])
+                        if takers >> c & 1
+                        else (2 << 16 | (32 - points[c]) << 8 | strength[c]),
+                        c,
+                    )
+                    for c in legal
+                ]
+            else:
+                keyed = [
+                    (
+                        (1 << 16 | (32 - points[c]) << 8 | 255 - strength[c])
+                        if takers >> c & 1
+                        else (2 << 16 | points[c] << 8 | strength[c]),
+                        c,
+                    )
+                    for c in legal
+                ]
+            keyed.sort()
+            legal = [c for _, c in keyed]
+        if hint >= 0 and hint in legal:
+            legal.remove(hint)
+            legal.insert(0, hint)
         return legal
 
 
-def team_result(deal: Deal, team: int, future: int) -> tuple[int, int]:
+def team_result(deal: BlotPlay, team: int, future: int) -> tuple[int, int]:
     """(``team``'s card points, ``team``'s tricks class) at the end of the deal,
     from the solver's value ``future`` of a search that reached the end: the
     tricks class is 0 (none), 8 (all) or 1 (some)."""
@@ -279,14 +250,13 @@ def team_result(deal: Deal, team: int, future: int) -> tuple[int, int]:
     return taken, 1
 
 
-def score_margin(deal: Deal, team: int, future: int) -> int:
+def score_margin(deal: BlotPlay, team: int, future: int) -> int:
     """``team``'s game points minus the other team's, for the deal ending as
     the solver's value ``future`` (a search to the end of the deal) says."""
     points, tricks = team_result(deal, team, future)
     if team == deal.side:
-        a, d = deal.score(points, tricks)
+        a, d = deal.stakes.score(points, tricks)
         return a - d
-    # the declarers' raw points are what this team did not take (162 in all)
-    total = 162
-    a, d = deal.score(total - points, 8 - tricks if tricks in (0, 8) else 1)
+    # the declarers' raw points are what this team did not take
+    a, d = deal.stakes.score(DEAL_TOTAL - points, 8 - tricks if tricks in (0, 8) else 1)
     return d - a

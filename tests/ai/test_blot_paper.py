@@ -8,10 +8,10 @@ import pytest
 from engine import get_game, parse_action
 from engine.ai import get_agent
 from engine.ai.baselines import paper_bid, paper_values
-from engine.ai.blot_model import CARDS, INDEX, Deal
 from engine.ai.blot_solver import Solver, score_margin
 from engine.core.actions import CONTRA, PASS
 from engine.core.cards import parse_cards
+from engine.games.blot.masks import CARDS, INDEX
 
 BL = get_game("blot")
 
@@ -78,7 +78,7 @@ def test_minimax_sees_every_hand_and_plays_the_end_exactly():
         agent.act(state.view(state.decider), legal)
     action = agent.act(state.view(state.decider), legal, full_state=state)
     # depth 12 reaches the end of the deal: its card is one of the best
-    deal = Deal.from_state(state)
+    deal = state.play_state()
     team = deal.to_act % 2
     values = Solver(deal, team).values()
     best = max(score_margin(deal, team, v) for v in values.values())

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from engine import get_game
-from engine.ai.blot_model import CARDS, Deal
 from engine.ai.blot_solver import Solver, score_margin
 from engine.ai.rollout import copy_state
 from engine.core.actions import play
+from engine.games.blot.masks import CARDS
 
 BL = get_game("blot")
 
@@ -69,7 +69,7 @@ def test_exact_values_agree_with_plain_minimax(options):
     for seed in range(8):
         state = ending(seed, 5 + seed % 4, **options)
         team = state.playing_seat % 2
-        deal = Deal.from_state(state)
+        deal = state.play_state()
         values = Solver(deal, team).values()
         for card, future in values.items():
             child = copy_state(state)
@@ -82,7 +82,7 @@ def test_depth_limited_values_agree_with_plain_minimax():
     for seed in range(6):
         state = ending(seed, 12)
         team = state.playing_seat % 2
-        deal = Deal.from_state(state)
+        deal = state.play_state()
         card, future = Solver(deal, team, depth=5).best()
         expected = points_by_minimax(copy_state(state), team, 5, len(state.history))
         assert deal.points[team] + future == expected

@@ -16,13 +16,14 @@ plays earlier in trick 1.  The winning team scores all its combinations.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import cast
 
 from engine.core.cards import SUITS, Card
 from engine.games.blot.cards import NATURAL_ORDER, PLAIN_ORDER, TRUMP_ORDER
+from engine.games.blot.masks import INDEX
 
 RUN_NAMES = {3: "tierce", 4: "fifty", 5: "hundred"}
 SUIT_QUADS = {11: 200, 9: 140, 14: 110, 10: 100, 13: 100, 12: 100}
@@ -92,7 +93,56 @@ def _extendable(run: Declaration, free: set[Card]) -> bool:
 def best_split(seat: int, hand: Sequence[Card], trump: str | None) -> list[Declaration]:
     """The disjoint set of combinations with the highest total (a card
     belongs to at most one combination).  A sequence is one run at its full
-    length, shortened only where a four of a kind takes one of its cards."""
+    length, shortened only where a four of a kind takes one of its cards.
+
+    Without a four of a kind worth declaring nothing competes for a card,
+    so the split is every maximal run (``_RUNS``: the same list
+    ``_search_split`` finds, in the same order, without its search)."""
+    quads = NT_QUADS if trump is None else SUIT_QUADS
+    held = dict.fromkeys(SUITS, 0)  # per suit, a bit per natural-order place
+    ranks: dict[int, int] = {}
+    for c in hand:
+        held[c.suit] |= _NATURAL_BIT[c.rank]
+        ranks[c.rank] = ranks.get(c.rank, 0) + 1
+    if any(ranks.get(rank) == 4 for rank in quads):
+        return _search_split(seat, hand, trump)
+    found: list[Declaration] = []
+    for suit in SUITS:
+        for start, length in _RUNS[held[suit]]:
+            cards = tuple(Card(NATURAL_ORDER[i], suit) for i in range(start, start + length))
+            found.append(
+                Declaration(seat, "run", cards, run_value(length), length, 8 - start, suit)
+            )
+    return found
+
+
+#: rank -> its bit in a suit's byte of natural-order places (A = bit 0)
+_NATURAL_BIT = {rank: 1 << i for i, rank in enumerate(NATURAL_ORDER)}
+
+
+def _maximal_runs_of(byte: int) -> tuple[tuple[int, int], ...]:
+    """(start, length) of every maximal run of three or more places held in
+    ``byte``, higher first (the order of ``candidate_combinations``)."""
+    runs = []
+    start = 0
+    while start < 8:
+        if not byte >> start & 1:
+            start += 1
+            continue
+        end = start
+        while end + 1 < 8 and byte >> (end + 1) & 1:
+            end += 1
+        if end - start + 1 >= 3:
+            runs.append((start, end - start + 1))
+        start = end + 1
+    return tuple(runs)
+
+
+_RUNS = tuple(_maximal_runs_of(b) for b in range(256))
+
+
+def _search_split(seat: int, hand: Sequence[Card], trump: str | None) -> list[Declaration]:
+    """``best_split`` by trying every disjoint set of up to three candidates."""
     cands = candidate_combinations(seat, hand, trump)
     best: list[Declaration] = []
     best_total = 0
@@ -142,3 +192,30 @@ def award(
 def has_belote(hand: Sequence[Card], trump: str | None) -> bool:
     """K and Q of trump in the dealt hand (no belote in NT)."""
     return trump is not None and Card(13, trump) in hand and Card(12, trump) in hand
+
+
+def team_points(hands: Sequence[Sequence[Card]], trump: str | None, first_player: int) -> list[int]:
+    """Raw declaration points each team scores with these dealt hands:
+    the awarded combinations (``award``) and belote (``has_belote``)."""
+    points = [0, 0]
+    _, awarded = award(hands, trump, first_player)
+    for d in awarded:
+        points[d.seat % 2] += d.value
+    for seat in range(4):
+        if has_belote(hands[seat], trump):
+            points[seat % 2] += 20
+    return points
+
+
+def belote_points(hands: Sequence[int], trump: str | None, announced: Collection[int]) -> list[int]:
+    """Belote's 20 per team for each seat that announced it or still holds
+    the trump K and Q (``hands`` are masks, ``masks.INDEX``): such a seat
+    was dealt both and will announce it when it plays the first."""
+    points = [0, 0]
+    if trump is None:
+        return points
+    pair = 1 << INDEX[Card(13, trump)] | 1 << INDEX[Card(12, trump)]
+    for seat in range(4):
+        if seat in announced or hands[seat] & pair == pair:
+            points[seat % 2] += 20
+    return points

@@ -26,7 +26,7 @@ from engine.core.actions import Action
 from engine.core.cards import Card
 from engine.core.deal_cap import cap_reached, higher_total, max_deals_setting, team_ranking
 from engine.core.events import Event
-from engine.core.follow import Allowed, of_suit, stronger_than
+from engine.core.follow import Allowed
 from engine.core.game import Game, Phase, deal_seat, hands_to_text, normalize_hands, split_deal
 from engine.core.registry import GAMES
 from engine.core.spec import Variant as VariantBase
@@ -36,9 +36,21 @@ from engine.core.trickgame import TrickGameState, position_hands
 from engine.core.view import Observation
 from engine.errors import IllegalAction, InvalidPosition, InvalidVariant
 from engine.games.blot.auction import Auction
-from engine.games.blot.cards import BLOT_RANKING, LAST_TRICK_BONUS, blot_deck, card_points
-from engine.games.blot.declarations import Declaration, award, has_belote
-from engine.games.blot.scoring import DealOutcome, is_made, match_winner, score_deal
+from engine.games.blot.cards import BLOT_RANKING, blot_deck
+from engine.games.blot.declarations import Declaration, award, belote_points, has_belote
+from engine.games.blot.masks import (
+    ANY_CARD,
+    INDEX,
+    RULES,
+    SUIT_ORDER,
+    BlotPlay,
+    allowed,
+    mask_of,
+    settle,
+    tables,
+    trick_value,
+)
+from engine.games.blot.scoring import Stakes, is_made, match_winner, score_deal
 
 TEAMS = ((0, 2), (1, 3))
 
@@ -130,58 +142,24 @@ class BlotState(TrickGameState):
         return self._legal_plays()
 
     def _allowed_cards(self) -> Allowed:
-        """rules "Play": follow suit; on a trump lead beat the highest trump if
-        you can; void: trump (over-trumping if you can) unless your partner is
-        winning; no forced under-trump unless ``must_undertrump``."""
+        """rules "Play", on masks (``masks.allowed``): follow suit; on a trump
+        lead beat the highest trump if you can; void: trump (over-trumping if
+        you can) unless your partner is winning; no forced under-trump unless
+        ``must_undertrump``.  The cards keep the hand's order."""
         seat = self.playing_seat
         hand = self.hands[seat]
-        trick, trump = self.trick, self.trump
-        led = trick.led_suit(BLOT_RANKING, trump)
-        if led is None:
+        plays = self.trick.plays
+        if not plays:
             return Allowed(list(hand))
-        same = of_suit(hand, led, BLOT_RANKING, trump)
-        if same:
-            if led == trump:
-                higher = stronger_than(
-                    same, trick.highest_of(led, BLOT_RANKING, trump), led, BLOT_RANKING, trump
-                )
-                if higher:
-                    return Allowed(
-                        higher,
-                        "must_overtrump",
-                        "on a trump lead you must beat the highest trump if you can",
-                        led,
-                        trump,
-                    )
-            return Allowed(same, "must_follow_suit", "you must follow suit", led, trump)
-        if trump is None:
+        trump, variant = self.trump, self.variant
+        tab = tables(trump, variant.partner_exemption, variant.must_undertrump)
+        trick = settle([INDEX[c] for _, c in plays], self.trick.leader, tab)
+        mask, rule = allowed(mask_of(hand), seat, len(plays), trick, tab)
+        if rule == ANY_CARD:
             return Allowed(list(hand))
-        trumps = of_suit(hand, trump, BLOT_RANKING, trump)
-        if not trumps:
-            return Allowed(list(hand))
-        winner = trick.winner(BLOT_RANKING, trump)
-        if self.variant.partner_exemption and winner % 2 == seat % 2:
-            return Allowed(list(hand))
-        over = stronger_than(
-            trumps, trick.highest_of(trump, BLOT_RANKING, trump), trump, BLOT_RANKING, trump
-        )
-        if over:
-            return Allowed(
-                over,
-                "must_trump",
-                "you are void in the led suit: you must trump, beating the highest trump",
-                led,
-                trump,
-            )
-        if self.variant.must_undertrump:
-            return Allowed(
-                trumps,
-                "must_trump",
-                "you are void in the led suit: you must still play a trump",
-                led,
-                trump,
-            )
-        return Allowed(list(hand))
+        reason, message = RULES[rule]
+        cards = [c for c in hand if mask >> INDEX[c] & 1]
+        return Allowed(cards, reason, message, SUIT_ORDER[trick[0]], trump)
 
     def _explain(self, action: Action) -> IllegalAction:
         if self.phase is Phase.AUCTION:
@@ -268,37 +246,60 @@ class BlotState(TrickGameState):
             self.belote.append(seat)
             events.append(Event("belote", seat, {"text": "belote (20)"}))
         if len(self.trick.plays) == 3:
-            plays = [*self.trick.plays, (seat, card)]
-            winner = Trick(self.trick.leader, plays).winner(BLOT_RANKING, self.trump)
-            points = sum(card_points(c, self.trump) for _, c in plays)
-            if sum(len(h) for h in self.hands) == 1:
-                # the last trick of the deal (only this card is still held),
-                # also in a position that starts with short hands
-                points += LAST_TRICK_BONUS
-            self.points_won[winner % 2] += points
+            cards = [INDEX[c] for _, c in self.trick.plays] + [INDEX[card]]
+            _, winner, _, points = settle(cards, self.trick.leader, tables(self.trump))
+            # the last trick of the deal: only this card is still held (also
+            # in a position that starts with short hands)
+            last = sum(len(h) for h in self.hands) == 1
+            self.points_won[winner % 2] += trick_value(points, last)
         return events + self._play_card(card)
 
-    def _team_declarations(self, team: int) -> int:
-        shown = sum(d.value for d in self.declared if d.seat % 2 == team)
-        return shown + 20 * sum(1 for s in self.belote if s % 2 == team)
+    def _stakes(self, belote: list[int]) -> Stakes:
+        """The contract and the declarations (shown ones, and ``belote`` per
+        team): what the deal's score depends on besides the card play."""
+        a = self.auction
+        decl = list(belote)
+        for d in self.declared:
+            decl[d.seat % 2] += d.value
+        return Stakes(
+            declarer=cast(int, a.bidder),
+            level=cast(int, a.level),
+            nt=a.strain == "NT",
+            doubling=a.doubling,
+            capot=a.capot,
+            decl=decl,
+            declarations_count=self.variant.declarations_count_for_contract,
+            nt_multipliers=self.variant.nt_doubling_multipliers,
+        )
+
+    def play_state(self) -> BlotPlay:
+        """The card play of this deal from where it stands, on masks, for
+        search (``masks.BlotPlay``).  Belote counts for a seat that announced
+        it and for one that still holds the trump K and Q: it will announce
+        it when it plays the first (rules "Declarations")."""
+        hands = [mask_of(h) for h in self.hands]
+        won = self.tricks_won
+        return BlotPlay(
+            hands,
+            self.trick.leader,
+            self.trump,
+            self._stakes(belote_points(hands, self.trump, self.belote)),
+            trick=[INDEX[c] for _, c in self.trick.plays],
+            points=self.points_won,
+            tricks=(won[0] + won[2], won[1] + won[3]),
+            partner_exemption=self.variant.partner_exemption,
+            must_undertrump=self.variant.must_undertrump,
+        )
 
     def _end_deal(self) -> list[Event]:
         a = self.auction
         declarer = cast(int, a.bidder)
         team = declarer % 2
         tricks = sum(self.tricks_won[s] for s in TEAMS[team])
-        outcome = DealOutcome(
-            level=cast(int, a.level),
-            nt=a.strain == "NT",
-            doubling=a.doubling,
-            capot_bid=a.capot,
-            cards_declarers=self.points_won[team],
-            tricks_declarers=tricks,
-            decl_declarers=self._team_declarations(team),
-            decl_defenders=self._team_declarations(1 - team),
-            declarations_count=self.variant.declarations_count_for_contract,
-            nt_multipliers=self.variant.nt_doubling_multipliers,
-        )
+        belote = [0, 0]
+        for s in self.belote:
+            belote[s % 2] += 20
+        outcome = self._stakes(belote).outcome(self.points_won[team], tricks)
         ours, theirs = score_deal(outcome)
         deal = (ours, theirs) if team == 0 else (theirs, ours)
         self.scores = [t + d for t, d in zip(self.scores, deal, strict=True)]

@@ -8,7 +8,7 @@ Multiplier M: suit 1, contra 2, recontra 4; NT 2, then the
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 def round6(points: int) -> int:
@@ -62,6 +62,66 @@ def score_deal(o: DealOutcome) -> tuple[int, int]:
     if o.doubling:
         return base + 16 + decl_a, decl_d
     return base + round6(o.cards_declarers) + decl_a, 16 - round6(o.cards_declarers) + decl_d
+
+
+@dataclass(slots=True)
+class Stakes:
+    """What a deal's score depends on besides its card play: the contract
+    and the declarations (raw points per team, belote included).  The table
+    scores its deals with it and the searches price their outcomes with it."""
+
+    declarer: int
+    level: int
+    nt: bool
+    doubling: int = 0
+    capot: bool = False
+    #: awarded declarations plus belote, raw points, per team
+    decl: list[int] = field(default_factory=lambda: [0, 0])
+    declarations_count: bool = True
+    nt_multipliers: tuple[int, int] = (3, 5)
+
+    @property
+    def side(self) -> int:
+        """The declaring team."""
+        return self.declarer % 2
+
+    def outcome(self, cards_declarers: int, tricks_declarers: int) -> DealOutcome:
+        side = self.declarer % 2
+        return DealOutcome(
+            level=self.level,
+            nt=self.nt,
+            doubling=self.doubling,
+            capot_bid=self.capot,
+            cards_declarers=cards_declarers,
+            tricks_declarers=tricks_declarers,
+            decl_declarers=self.decl[side],
+            decl_defenders=self.decl[1 - side],
+            declarations_count=self.declarations_count,
+            nt_multipliers=self.nt_multipliers,
+        )
+
+    def score(self, cards_declarers: int, tricks_declarers: int) -> tuple[int, int]:
+        """(declarers, defenders) game points with the declarers on these
+        raw card points and tricks."""
+        return score_deal(self.outcome(cards_declarers, tricks_declarers))
+
+    def team_scores(self, points: Sequence[int], tricks: Sequence[int]) -> tuple[int, int]:
+        """(team 0, team 1) game points from each team's raw card points and tricks."""
+        side = self.declarer % 2
+        a, d = self.score(points[side], tricks[side])
+        return (a, d) if side == 0 else (d, a)
+
+    def copy(self) -> Stakes:
+        return Stakes(
+            self.declarer,
+            self.level,
+            self.nt,
+            self.doubling,
+            self.capot,
+            list(self.decl),
+            self.declarations_count,
+            self.nt_multipliers,
+        )
 
 
 def match_winner(totals: Sequence[int], target: int) -> int | None:

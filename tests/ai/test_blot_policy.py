@@ -1,28 +1,28 @@
-"""The fast Bazar Blot play-out rules (``engine.ai.blot_rollout``), one
-position each, and whole play-outs that keep to the rules."""
+"""The Bazar Blot play-out policy (``engine.ai.blot_policy``), one
+position each, and whole play-outs on the engine's ``BlotPlay``."""
 
 from __future__ import annotations
 
 import random
 
-from engine.ai.blot_model import CARDS, INDEX, Deal, indices, mask_of
-from engine.ai.blot_rollout import choose, play_out
+from engine.ai.blot_policy import choose, play_out
 from engine.core.cards import Card, parse_cards
 from engine.games.blot.cards import blot_deck
+from engine.games.blot.masks import CARDS, INDEX, BlotPlay, bits, mask_of
+from engine.games.blot.scoring import Stakes
 
 
-def deal(hands: dict[int, str], trick: str = "", leader: int = 0, trump: str | None = "H") -> Deal:
+def deal(
+    hands: dict[int, str], trick: str = "", leader: int = 0, trump: str | None = "H"
+) -> BlotPlay:
     masks = [mask_of(parse_cards(hands.get(s, ""))) for s in range(4)]
-    plays = [(leader + i, INDEX[c]) for i, c in enumerate(parse_cards(trick))]
-    plays = [(s % 4, c) for s, c in plays]
-    return Deal(masks, plays, leader, trump, 0, 8, 0, False, [0, 0], [0, 0], [0, 0])
+    plays = [INDEX[c] for c in parse_cards(trick)]
+    return BlotPlay(masks, leader, trump, Stakes(0, 8, trump is None), trick=plays)
 
 
-def chosen(d: Deal) -> Card:
-    led, win_seat, win, _ = d.trick_state()
-    seat = d.to_act
-    card = choose(d.hands, seat, d.trick, led, win_seat, win, d.legal(), d.tab, seat % 2 == d.side)
-    assert card in indices(d.legal())
+def chosen(d: BlotPlay) -> Card:
+    card = choose(d, d.legal(), d.to_act % 2 == d.side)
+    assert card in bits(d.legal())
     return CARDS[card]
 
 
@@ -63,18 +63,11 @@ def test_play_outs_take_all_162_points_in_eight_tricks():
     for trump in ("C", "D", "H", "S", None):
         for _ in range(20):
             rng.shuffle(cards)
-            d = Deal(
+            d = BlotPlay(
                 [mask_of(cards[8 * s : 8 * s + 8]) for s in range(4)],
-                [],
                 rng.randrange(4),
                 trump,
-                rng.randrange(4),
-                8,
-                0,
-                False,
-                [0, 0],
-                [0, 0],
-                [0, 0],
+                Stakes(rng.randrange(4), 8, trump is None),
             )
             play_out(d)
             assert sum(d.points) == 162 and sum(d.tricks) == 8 and d.cards_left == 0
