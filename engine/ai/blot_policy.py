@@ -21,7 +21,23 @@ where they are):
 
 from __future__ import annotations
 
-from engine.games.blot.masks import SUIT_MASK, TRUMP_BASE, BlotPlay, Tables, allowed, bits
+from functools import partial
+
+from engine.games.blot.masks import (
+    FULL,
+    HANDS,
+    LED,
+    PLAYS,
+    SEAT,
+    SUIT_MASK,
+    TRUMP_BASE,
+    WIN,
+    WIN_SEAT,
+    BlotPlay,
+    Position,
+    Tables,
+    bits,
+)
 
 
 def _top(order: tuple[int, ...], pool: int) -> int:
@@ -54,24 +70,24 @@ def _richest(cards: list[int], tab: Tables) -> int:
     return best
 
 
-def choose(deal: BlotPlay, legal: int, declaring: bool) -> int:
-    """The card the seat to act plays of ``legal`` (module docstring)."""
+def choose(tab: Tables, side: int, pos: Position, legal: int) -> int:
+    """The card the seat to act plays of ``legal`` (module docstring);
+    ``side`` is the declaring team."""
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1
     cards = bits(legal)
-    tab = deal.tab
     strength, points = tab.strength, tab.points
     orders = tab.orders
-    hands = deal.hands
-    seat = deal.seat
-    hand = hands[seat]
-    out = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hand
+    seat = pos[SEAT]
+    packed = pos[HANDS]
+    hand = packed >> (seat << 5) & FULL
+    out = (packed | packed >> 32 | packed >> 64 | packed >> 96) & FULL & ~hand
     trump = tab.trump
     tmask = tab.trump_mask
-    n = len(deal.trick)
+    n = pos[PLAYS]
 
     if not n:
-        if trump is not None and declaring and out & tmask and hand & tmask:
+        if trump is not None and seat & 1 == side and out & tmask and hand & tmask:
             top = _top(orders[trump], hand | out)
             if hand >> top & 1:
                 return top
@@ -86,9 +102,9 @@ def choose(deal: BlotPlay, legal: int, declaring: bool) -> int:
             return best
         return _cheapest(cards, tab)
 
-    led, win_seat, win, _ = deal.state
+    led, win = pos[LED], pos[WIN]
     takers = tab.takers[led][win]
-    if (win_seat - seat) % 2 == 0:
+    if (pos[WIN_SEAT] - seat) % 2 == 0:
         # the partner is winning: sure when we are last or nothing out of
         # its card's suit beats it
         if n == 3:
@@ -110,13 +126,5 @@ def choose(deal: BlotPlay, legal: int, declaring: bool) -> int:
 
 def play_out(deal: BlotPlay, stop_at: int = 0) -> None:
     """Play ``deal`` in place with ``choose`` for every seat, to its end or
-    until ``stop_at`` cards are left."""
-    side = deal.side
-    tab = deal.tab
-    hands = deal.hands
-    left = deal.cards_left
-    while left > stop_at:
-        left -= 1
-        seat = deal.seat
-        legal = allowed(hands[seat], seat, len(deal.trick), deal.state, tab)[0]
-        deal.play(choose(deal, legal, seat % 2 == side))
+    until ``stop_at`` cards are left (``BlotPlay.run``)."""
+    deal.run(partial(choose, deal.tab, deal.side), stop_at)

@@ -50,7 +50,7 @@ from engine.ai.blot_solver import OutOfTime, Solver, score_margin
 from engine.ai.evidence import MIN_SAFE_WORLDS, Evidence
 from engine.ai.knowledge import inferred_voids, unseen_cards
 from engine.ai.rollout import COUNTS
-from engine.ai.sampling import deal_unseen
+from engine.ai.sampling import UnseenDealer
 from engine.ai.worlds import blot_evidence, trick_classes
 from engine.core.actions import Action
 from engine.core.cards import Card
@@ -101,6 +101,14 @@ class BlotWorlds:
         shown = {c for cards in self.held.values() for c in cards}
         self.unseen = sorted(unseen_cards(view, DECK) | shown, key=lambda c: (c.suit, c.rank))
         self.counts = {s: view.hand_counts[s] for s in range(4) if s != view.seat}
+        #: deals the hidden hands: the constraints are worked out once a decision
+        self.dealer = UnseenDealer(
+            self.unseen,
+            self.counts,
+            forbidden=self.voids,
+            required=self.held,
+            forbidden_cards=self.missing,
+        )
         self.hand = mask_of(view.hand)
         level, strain, capot, doubling = parse_contract(view.contract)
         decl = [0, 0]
@@ -129,14 +137,7 @@ class BlotWorlds:
             self.played[seat].append(card)
 
     def _deal(self, rng: random.Random) -> dict[int, list[Card]]:
-        return deal_unseen(
-            self.unseen,
-            self.counts,
-            rng,
-            forbidden=self.voids,
-            required=self.held,
-            forbidden_cards=self.missing,
-        )
+        return self.dealer(rng)
 
     def _misfit(self, hands: dict[int, list[Card]]) -> float:
         return sum(
@@ -153,8 +154,9 @@ class BlotWorlds:
                 if other_fit < fit:
                     hands, fit = other, other_fit
         deal = self.template.copy()
-        deal.hands = [self.hand if s == self.seat else mask_of(hands[s]) for s in range(4)]
-        belote = belote_points(deal.hands, self.trump, self.announced)
+        masks = [self.hand if s == self.seat else mask_of(hands[s]) for s in range(4)]
+        deal.deal(masks)
+        belote = belote_points(masks, self.trump, self.announced)
         decl = deal.stakes.decl
         decl[0] += belote[0]
         decl[1] += belote[1]

@@ -25,7 +25,20 @@ import time
 from collections.abc import Sequence
 
 from engine.games.blot.cards import DEAL_TOTAL
-from engine.games.blot.masks import BlotPlay, TrickState, add_card, allowed, bits, trick_value
+from engine.games.blot.masks import (
+    HANDS,
+    LED,
+    PLAYS,
+    SEAT,
+    TOTALS,
+    WIN,
+    WIN_SEAT,
+    BlotPlay,
+    Position,
+    allowed,
+    bits,
+    step,
+)
 
 ALL_TRICKS = 1000
 INF = 10**6
@@ -41,11 +54,9 @@ class Solver:
     default).
 
     The rules are the engine's (``engine.games.blot.masks``): legal cards
-    from ``allowed``, the trick from ``add_card``, a trick's worth from
-    ``trick_value``.  The search threads the trick's state through its
-    arguments and flips the hands' bits in place, so going down and back
-    up a card costs no copy and no undo log (``BlotPlay.play``/``undo`` do
-    the same for one line of play)."""
+    from ``allowed``, the next position from ``step``.  Positions are
+    immutable tuples, so the search goes down a card by ``step`` and back
+    up by returning to the parent: no copy, no undo."""
 
     def __init__(
         self, deal: BlotPlay, team: int, depth: int = 64, deadline: float = float("inf")
@@ -58,32 +69,27 @@ class Solver:
         #: key -> (lower bound, upper bound, best card)
         self.table: dict[int, tuple[int, int, int]] = {}
         self.tab = deal.tab
-        self.hands = list(deal.hands)
-        #: tricks each team has taken, along the line searched
-        self.tricks = list(deal.tricks)
 
     # -- the public answers ------------------------------------------------------------------
     def values(self, cards: Sequence[int] | None = None) -> dict[int, int]:
         """Each of ``cards`` (default: every legal card) -> what ``team``
         takes from here if the seat to act plays it, exactly."""
-        deal = self.deal
-        seat, n, state = deal.seat, len(deal.trick), deal.state
+        pos = self.deal.pos
         if cards is None:
-            cards = bits(deal.legal())
-        return {c: self._child(seat, n, state, c, -INF, INF, self.depth) for c in cards}
+            cards = bits(allowed(pos, self.tab)[0])
+        return {c: self._child(pos, c, -INF, INF, self.depth) for c in cards}
 
     def best(self, cards: Sequence[int] | None = None) -> tuple[int, int]:
         """(a card with the best value for the seat to act, that value): the
         first of equals in ``cards`` order."""
-        deal = self.deal
-        seat, n, state = deal.seat, len(deal.trick), deal.state
+        pos = self.deal.pos
         if cards is None:
-            cards = bits(deal.legal())
-        maximise = seat % 2 == self.team
+            cards = bits(allowed(pos, self.tab)[0])
+        maximise = pos[SEAT] % 2 == self.team
         alpha, beta = -INF, INF
         best_card, best = cards[0], -INF if maximise else INF
         for c in cards:
-            v = self._child(seat, n, state, c, alpha, beta, self.depth)
+            v = self._child(pos, c, alpha, beta, self.depth)
             if (maximise and v > best) or (not maximise and v < best):
                 best_card, best = c, v
                 if maximise:
@@ -93,71 +99,43 @@ class Solver:
         return best_card, best
 
     # -- the search --------------------------------------------------------------------------
-    def _child(
-        self,
-        seat: int,
-        n: int,
-        state: TrickState,
-        card: int,
-        alpha: int,
-        beta: int,
-        depth: int,
-    ) -> int:
-        """Value (for ``team``) of ``seat`` playing ``card`` as the ``n``-th
-        card of the trick ``state``."""
-        hands = self.hands
-        hands[seat] ^= 1 << card
-        state = add_card(state, seat, card, self.tab)
-        try:
-            if n < 3:
-                if depth <= 1:
-                    return 0
-                return self._node((seat + 1) & 3, n + 1, state, alpha, beta, depth - 1)
-            last = not (hands[0] | hands[1] | hands[2] | hands[3])
-            winner = state[1]
-            team = winner & 1
-            tricks = self.tricks
-            tricks[team] += 1
-            try:
-                gain = trick_value(state[3], last) if team == self.team else 0
-                if last:
-                    return gain + self._ending()
-                if depth <= 1:
-                    return gain
-                return gain + self._node(
-                    winner, 0, (0, winner, 0, 0), alpha - gain, beta - gain, depth - 1
-                )
-            finally:
-                tricks[team] -= 1
-        finally:
-            hands[seat] ^= 1 << card
+    def _child(self, pos: Position, card: int, alpha: int, beta: int, depth: int) -> int:
+        """Value (for ``team``) of the seat to act at ``pos`` playing ``card``."""
+        child = step(pos, card, self.tab)
+        if child[PLAYS]:  # the trick goes on
+            if depth <= 1:
+                return 0
+            return self._node(child, alpha, beta, depth - 1)
+        team = self.team
+        gain = child[TOTALS][team] - pos[TOTALS][team]
+        if not child[HANDS]:
+            return gain + self._ending(child)
+        if depth <= 1:
+            return gain
+        return gain + self._node(child, alpha - gain, beta - gain, depth - 1)
 
-    def _ending(self) -> int:
+    def _ending(self, pos: Position) -> int:
         """The every-trick / no-trick term once the deal is over."""
-        tricks = self.tricks
+        tricks = pos[TOTALS][2:]
         if not tricks[1 - self.team]:
             return ALL_TRICKS
         if not tricks[self.team]:
             return -ALL_TRICKS
         return 0
 
-    def _node(self, seat: int, n: int, state: TrickState, alpha: int, beta: int, depth: int) -> int:
+    def _node(self, pos: Position, alpha: int, beta: int, depth: int) -> int:
         self.nodes += 1
         if self.nodes & 1023 == 0 and time.perf_counter() > self.deadline:
             raise OutOfTime
-        hands = self.hands
+        seat, n = pos[SEAT], pos[PLAYS]
         key = 0
         hint = -1
+        hit = None
         a0, b0 = alpha, beta
         if n == 0:
-            tricks = self.tricks
-            key = (
-                (hands[0] | hands[1] << 32 | hands[2] << 64 | hands[3] << 96) << 12
-                | depth << 4
-                | seat << 2
-                | (tricks[0] > 0) << 1
-                | (tricks[1] > 0)
-            )
+            totals = pos[TOTALS]
+            small = depth << 4 | seat << 2 | (totals[2] > 0) << 1 | (totals[3] > 0)
+            key = pos[HANDS] << 12 | small
             hit = self.table.get(key)
             if hit is not None:
                 lo, hi, hint = hit
@@ -166,12 +144,12 @@ class Solver:
                 if hi <= alpha or lo == hi:
                     return hi
                 alpha, beta = max(alpha, lo), min(beta, hi)
-        moves = self._ordered(seat, n, state, hint)
+        moves = self._ordered(pos, seat, n, hint)
         maximise = seat % 2 == self.team
         best = -INF if maximise else INF
         best_card = moves[0]
         for card in moves:
-            v = self._child(seat, n, state, card, alpha, beta, depth)
+            v = self._child(pos, card, alpha, beta, depth)
             if maximise:
                 if v > best:
                     best, best_card = v, card
@@ -184,8 +162,9 @@ class Solver:
             if alpha >= beta:
                 break
         if n == 0:
-            old = self.table.get(key)
-            lo, hi = (old[0], old[1]) if old is not None else (-INF, INF)
+            # the entry read above (a position never recurs below itself:
+            # every card played is gone from the key)
+            lo, hi = (hit[0], hit[1]) if hit is not None else (-INF, INF)
             if best <= a0:
                 hi = min(hi, best)
             elif best >= b0:
@@ -195,12 +174,12 @@ class Solver:
             self.table[key] = (lo, hi, best_card)
         return best
 
-    def _ordered(self, seat: int, n: int, state: TrickState, hint: int) -> list[int]:
+    def _ordered(self, pos: Position, seat: int, n: int, hint: int) -> list[int]:
         """Legal cards, likely best first: the table's best card, then cards
         that take the lead (richest first), then the rest -- points to a
         partner who is winning, the cheapest card otherwise."""
         tab = self.tab
-        mask = allowed(self.hands[seat], seat, n, state, tab)[0]
+        mask = allowed(pos, tab)[0]
         if not mask & (mask - 1):
             return [mask.bit_length() - 1]
         legal = bits(mask)
@@ -208,9 +187,8 @@ class Solver:
         if n == 0:
             legal.sort(key=strength.__getitem__, reverse=True)  # stable: equals keep their order
         else:
-            led, win_seat, win, _ = state
-            takers = tab.takers[led][win]
-            if (win_seat - seat) % 2 == 0:  # a partner is winning: feed it
+            takers = tab.takers[pos[LED]][pos[WIN]]
+            if (pos[WIN_SEAT] - seat) % 2 == 0:  # a partner is winning: feed it
                 keyed = [
                     (
                         (1 << 16 | (32 - points[c]) << 8 | 255 - strength[c])

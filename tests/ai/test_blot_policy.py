@@ -21,7 +21,7 @@ def deal(
 
 
 def chosen(d: BlotPlay) -> Card:
-    card = choose(d, d.legal(), d.to_act % 2 == d.side)
+    card = choose(d.tab, d.side, d.pos, d.legal())
     assert card in bits(d.legal())
     return CARDS[card]
 

@@ -31,12 +31,16 @@ from engine.games.blot.masks import (
     CARDS,
     INDEX,
     RULES,
-    BlotPlay,
+    SEAT,
+    TOTALS,
+    WIN_SEAT,
     allowed,
     bits,
     cards_of,
+    hands_of,
     mask_of,
-    settle,
+    position,
+    step,
     tables,
 )
 
@@ -103,13 +107,16 @@ def test_allowed_and_the_trick_winner_follow_the_rule_book(exempt, under):
         seat = (leader + len(plays)) % 4
         hand = deck[4 : 4 + rng.randrange(1, 9)]
         tab = tables(trump, exempt, under)
-        trick = settle([INDEX[c] for _, c in plays], leader, tab)
-        mask, rule = allowed(mask_of(hand), seat, len(plays), trick, tab)
+        hands = [0, 0, 0, 0]
+        hands[seat] = mask_of(hand)
+        pos = position(hands, leader, [INDEX[c] for _, c in plays], tab)
+        assert pos[SEAT] == seat
+        mask, rule = allowed(pos, tab)
         cards, reason = follow_by_the_book(hand, Trick(leader, plays), trump, exempt, under)
         assert set(cards_of(mask)) == set(cards)
         assert RULES[rule][0] == reason
         if plays:
-            assert trick[1] == Trick(leader, plays).winner(BLOT_RANKING, trump)
+            assert pos[WIN_SEAT] == Trick(leader, plays).winner(BLOT_RANKING, trump)
 
 
 @pytest.mark.parametrize("options", VARIANTS)
@@ -128,7 +135,7 @@ def test_the_search_state_plays_the_deal_as_the_table_does(options):
             deal.play(card)
             if len(state.history) == deals:
                 assert deal.points == list(state.points_won)
-                assert state.play_state().state == deal.state
+                assert state.play_state().pos == deal.pos
         record = state.history[deals]
         assert deal.points == list(record.details["card_points"])
         assert deal.final_score() == tuple(record.scores)
@@ -143,23 +150,24 @@ def test_undo_takes_back_every_card_and_copy_is_independent():
         start = deal.copy()
         seen = []
         while deal.cards_left:
-            seen.append((list(deal.hands), deal.state, list(deal.points), list(deal.tricks)))
+            seen.append(deal.pos)
             deal.play(rng.choice(bits(deal.legal())))
         assert sum(deal.points) == 162 and sum(deal.tricks) == 8
-        for hands, trick, points, tricks in reversed(seen):
+        assert start.pos == seen[0] and start.cards_left > 0
+        for pos in reversed(seen):
             deal.undo()
-            assert (deal.hands, deal.state, deal.points, deal.tricks) == (
-                hands,
-                trick,
-                points,
-                tricks,
-            )
-        assert (deal.hands, deal.trick, deal.leader, deal.seat) == (
-            start.hands,
-            start.trick,
-            start.leader,
-            start.seat,
-        )
+            assert deal.pos == pos
+
+
+def test_a_trick_goes_to_its_winner_with_its_points():
+    tab = tables("H")
+    hands = [mask_of([Card.parse(c)]) for c in ("AS", "TS", "7H", "KS")]
+    pos = position(hands, 0, [], tab, points=(30, 40), tricks=(2, 2))
+    for card in ("AS", "TS", "7H", "KS"):
+        pos = step(pos, INDEX[Card.parse(card)], tab)
+    # the 7 of trumps takes it: 11 + 10 + 0 + 4, and 10 for the last trick
+    assert pos[SEAT] == 2 and pos[TOTALS] == (30 + 35, 40, 3, 2)
+    assert hands_of(pos) == [0, 0, 0, 0]
 
 
 def test_refusals_name_the_rule():

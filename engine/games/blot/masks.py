@@ -10,20 +10,26 @@ rules (rules/blot.md "Card order and points", "Play"), used by the table
   cards that take a trick led in a suit from its current winner.  The
   trick winner, the follow rule and the over-trump rule all read
   ``takers``, so card strength is decided in one place.
-- ``allowed``: the cards the seat to play may play, and the rule (a code in
-  ``RULES``) that restricts them -- the engine's ``_allowed_cards`` and its
-  refusal messages come from it, and so do the searches' legal cards.
-- ``settle``: the led suit, winner and points of a trick so far.
-- ``BlotPlay``: a cheap play state of one deal for search: ``legal``,
-  ``play`` and ``undo`` (no events, no log of actions), ``copy``, and the
-  deal's score through ``scoring.Stakes``.
+- A ``Position`` is the card play of a deal at one moment, as one tuple of
+  small integers (the hands packed in one int).  ``allowed(pos)``: the
+  cards the seat to act may play, and the rule (a code in ``RULES``) that
+  restricts them -- the table's ``_allowed_cards`` and its refusal
+  messages come from it, and so do the searches' legal cards.
+  ``step(pos, card)``: the next position (the trick's winner, the points
+  of a complete trick with the last-trick bonus, who leads next) -- the
+  table's card points come from it too.  Positions are immutable, so a
+  search goes down by ``step`` and back up by keeping the parent.
+- ``BlotPlay``: a position with its contract (``scoring.Stakes``) for the
+  searches: ``legal``, ``play``/``undo``, ``run`` (a play-out by a
+  policy), ``copy``, and the deal's score.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
 from engine.core.cards import Card
 from engine.games.blot.cards import LAST_TRICK_BONUS, PLAIN_ORDER, TRUMP_ORDER, card_points
@@ -38,8 +44,24 @@ SUIT_OF: tuple[int, ...] = tuple(i >> 3 for i in range(32))
 SUIT_MASK: tuple[int, ...] = tuple(0xFF << (8 * k) for k in range(4))
 #: strengths of trumps start here, above every plain card
 TRUMP_BASE = 100
-#: (led suit, winning seat, winning strength, points) of a trick (``settle``)
-TrickState = tuple[int, int, int, int]
+FULL = (1 << 32) - 1
+#: points of team 0 and team 1 (last-trick bonus included), tricks of team 0
+#: and team 1: they change once a trick, so a position shares them until then
+Totals = tuple[int, int, int, int]
+#: a position of the card play: (hands: the four 32-bit hands packed, seat
+#: ``s`` in bits ``32s..32s+31``; the seat to act; cards in the trick; the
+#: trick's led suit, winning seat, winning strength and points; ``Totals``).
+#: An empty trick has led suit 0, its leader as winning seat, strength 0
+#: and no points.
+Position = tuple[int, int, int, int, int, int, int, Totals]
+HANDS: Final = 0
+SEAT: Final = 1
+PLAYS: Final = 2
+LED: Final = 3
+WIN_SEAT: Final = 4
+WIN: Final = 5
+TRICK_POINTS: Final = 6
+TOTALS: Final = 7
 #: one more than the highest strength
 _STRENGTHS = TRUMP_BASE + len(TRUMP_ORDER) + 1
 
@@ -150,16 +172,17 @@ RULES: tuple[tuple[str, str], ...] = (
 )
 
 
-def allowed(hand: int, seat: int, plays: int, trick: TrickState, tab: Tables) -> tuple[int, int]:
-    """(the cards ``seat`` may play, the rule that says so) -- rules "Play":
-    follow suit; on a trump lead beat the highest trump if you can (even a
-    partner's); void: trump, over-trumping if you can, unless your partner
-    is winning (``partner_exemption``); no forced under-trump unless
-    ``must_undertrump``.  ``plays`` cards are in the trick, whose state
-    (``settle``) is ``trick``."""
-    if plays == 0:
+def allowed(pos: Position, tab: Tables) -> tuple[int, int]:
+    """(the cards the seat to act may play, the rule that says so) -- rules
+    "Play": follow suit; on a trump lead beat the highest trump if you can
+    (even a partner's); void: trump, over-trumping if you can, unless your
+    partner is winning (``partner_exemption``); no forced under-trump
+    unless ``must_undertrump``."""
+    seat = pos[SEAT]
+    hand = pos[HANDS] >> (seat << 5) & FULL
+    if not pos[PLAYS]:
         return hand, ANY_CARD
-    led, win_seat, win, _ = trick
+    led, win = pos[LED], pos[WIN]
     same = hand & SUIT_MASK[led]
     if same:
         if led == tab.trump:
@@ -168,7 +191,7 @@ def allowed(hand: int, seat: int, plays: int, trick: TrickState, tab: Tables) ->
                 return higher, BEAT_TRUMP_LEAD
         return same, FOLLOW
     trumps = hand & tab.trump_mask
-    if not trumps or (tab.partner_exemption and (win_seat - seat) % 2 == 0):
+    if not trumps or (tab.partner_exemption and (pos[WIN_SEAT] - seat) % 2 == 0):
         return hand, ANY_CARD
     over = trumps & tab.takers[led][win]
     if over:
@@ -178,62 +201,72 @@ def allowed(hand: int, seat: int, plays: int, trick: TrickState, tab: Tables) ->
     return hand, ANY_CARD
 
 
-def add_card(state: TrickState, seat: int, card: int, tab: Tables) -> TrickState:
-    """The trick once ``seat`` adds ``card`` to it (rules "Play": the highest
-    trump wins, else the highest card of the led suit).  ``state`` is the
-    trick so far as ``settle`` gives it: a winning strength of 0 is an empty
-    trick, which ``card`` leads."""
-    led, win_seat, win, pts = state
-    if not win:
-        return SUIT_OF[card], seat, tab.strength[card], tab.points[card]
-    if tab.takers[led][win] >> card & 1:
-        return led, seat, tab.strength[card], pts + tab.points[card]
-    return led, win_seat, win, pts + tab.points[card]
+def step(pos: Position, card: int, tab: Tables) -> Position:
+    """The position once the seat to act plays ``card`` (legality is the
+    caller's: take it from ``allowed``).  Rules "Play": the highest trump
+    wins the trick, else the highest card of the led suit; the fourth card
+    gives the trick and its points to the winner's team,
+    and the winner leads next; the last trick of the deal is worth 10 more
+    (rules "Card order and points")."""
+    hands, seat, n, led, win_seat, win, pts, totals = pos
+    hands &= ~(1 << (seat << 5 | card))
+    if not n:
+        led, win_seat, win, pts = SUIT_OF[card], seat, tab.strength[card], tab.points[card]
+    elif tab.takers[led][win] >> card & 1:
+        win_seat, win, pts = seat, tab.strength[card], pts + tab.points[card]
+    else:
+        pts += tab.points[card]
+    if n < 3:
+        return (hands, (seat + 1) & 3, n + 1, led, win_seat, win, pts, totals)
+    if not hands:  # the last trick of the deal: 10 more (rules "Card order and points")
+        pts += LAST_TRICK_BONUS
+    p0, p1, t0, t1 = totals
+    if win_seat & 1:
+        return (hands, win_seat, 0, 0, win_seat, 0, 0, (p0, p1 + pts, t0, t1 + 1))
+    return (hands, win_seat, 0, 0, win_seat, 0, 0, (p0 + pts, p1, t0 + 1, t1))
 
 
-def settle(cards: Sequence[int], leader: int, tab: Tables) -> TrickState:
-    """(led suit, winning seat, winning strength, points) of a trick whose
-    ``cards`` were played in order from ``leader``; an empty trick is
-    (0, leader, 0, 0)."""
-    state = (0, leader, 0, 0)
-    for i, card in enumerate(cards):
-        state = add_card(state, (leader + i) % 4, card, tab)
-    return state
+def position(
+    hands: Sequence[int],
+    leader: int,
+    trick: Sequence[int],
+    tab: Tables,
+    points: Sequence[int] = (0, 0),
+    tricks: Sequence[int] = (0, 0),
+) -> Position:
+    """The position with these ``hands`` (masks, by seat), the cards of the
+    trick in progress played in order from ``leader``, and each team's
+    points and tricks so far."""
+    packed = hands[0] | hands[1] << 32 | hands[2] << 64 | hands[3] << 96
+    totals = (points[0], points[1], tricks[0], tricks[1])
+    pos: Position = (packed, leader, 0, 0, leader, 0, 0, totals)
+    for card in trick:
+        pos = step(pos, card, tab)
+    return pos
 
 
-def trick_value(points: int, last: bool) -> int:
-    """What a complete trick is worth to its winner: its card points, and
-    the last trick of the deal 10 more (rules "Card order and points")."""
-    return points + LAST_TRICK_BONUS if last else points
+def hands_of(pos: Position) -> list[int]:
+    """The four hands of a position, by seat."""
+    packed = pos[HANDS]
+    return [packed >> (32 * s) & FULL for s in range(4)]
+
+
+def held(pos: Position) -> int:
+    """Every card still held, by anyone."""
+    h = pos[HANDS]
+    return (h | h >> 32 | h >> 64 | h >> 96) & FULL
 
 
 class BlotPlay:
-    """One deal's card play from some point on, every hand a mask (a
-    sampled world, or the real deal for a player that sees all hands).
+    """One deal's card play from some point on, every hand known (a sampled
+    world, or the real deal for a player that sees all hands): the search
+    API.  ``pos`` is the position (immutable: a child is a new tuple, so a
+    search may keep any it likes); ``legal()``; ``play(card)`` and
+    ``undo()``; ``run(policy)`` plays on with a policy's cards; ``copy()``.
+    ``stakes`` (contract and declarations) turn the points and tricks into
+    the deal's score."""
 
-    The search API: ``legal()``; ``play(card)`` for the seat to act
-    (legality is the caller's: take cards from ``legal()``), which gives a
-    complete trick to its winner, who leads next; ``undo()`` takes back the
-    last ``play``; ``copy()`` (without the undo log).  ``trick`` holds the
-    cards of the trick in progress (from ``leader``), ``state`` its (led
-    suit, winning seat, winning strength, points) as ``settle`` says.
-    Points (last-trick bonus included) and tricks are per team; ``stakes``
-    (contract and declarations) turn them into the deal's score."""
-
-    __slots__ = (
-        "_done",
-        "_log",
-        "hands",
-        "leader",
-        "points",
-        "seat",
-        "stakes",
-        "state",
-        "tab",
-        "trick",
-        "tricks",
-        "trump",
-    )
+    __slots__ = ("_log", "pos", "stakes", "tab", "trump")
 
     def __init__(
         self,
@@ -247,90 +280,76 @@ class BlotPlay:
         partner_exemption: bool = True,
         must_undertrump: bool = False,
     ) -> None:
-        self.hands = list(hands)
         self.trump = trump
         self.tab = tables(trump, partner_exemption, must_undertrump)
-        self.leader = leader
-        self.trick = list(trick)
-        self.state = settle(self.trick, leader, self.tab)
-        self.seat = (leader + len(self.trick)) % 4
-        self.points = list(points)
-        self.tricks = list(tricks)
+        self.pos = position(hands, leader, trick, self.tab, points, tricks)
         self.stakes = stakes
-        #: per card played, ``state`` before it
-        self._log: list[TrickState] = []
-        #: per trick completed: (its cards, its leader, team, value)
-        self._done: list[tuple[list[int], int, int, int]] = []
+        self._log: list[Position] = []
+
+    @classmethod
+    def at(cls, pos: Position, trump: str | None, tab: Tables, stakes: Stakes) -> BlotPlay:
+        """A play state at ``pos`` (``tab``: the contract's ``tables``)."""
+        new = cls.__new__(cls)
+        new.pos, new.tab, new.trump, new.stakes = pos, tab, trump, stakes
+        new._log = []
+        return new
+
+    @property
+    def hands(self) -> list[int]:
+        return hands_of(self.pos)
 
     @property
     def cards_left(self) -> int:
-        h = self.hands
-        return (h[0] | h[1] | h[2] | h[3]).bit_count()
+        return int(self.pos[HANDS].bit_count())
 
     @property
     def to_act(self) -> int:
-        return self.seat
+        return self.pos[SEAT]
+
+    @property
+    def points(self) -> list[int]:
+        return list(self.pos[TOTALS][:2])
+
+    @property
+    def tricks(self) -> list[int]:
+        return list(self.pos[TOTALS][2:])
 
     @property
     def side(self) -> int:
         """The declaring team."""
         return self.stakes.side
 
+    def deal(self, hands: Sequence[int]) -> None:
+        """Give the seats these hands (a sampled world), the trick as it is."""
+        packed = hands[0] | hands[1] << 32 | hands[2] << 64 | hands[3] << 96
+        self.pos = (packed, *self.pos[1:])
+
     def legal(self) -> int:
-        seat = self.seat
-        return allowed(self.hands[seat], seat, len(self.trick), self.state, self.tab)[0]
+        return allowed(self.pos, self.tab)[0]
 
     def play(self, card: int) -> None:
-        """The seat to act plays ``card``; a fourth card gives the trick to
-        its winner, who leads next."""
-        seat = self.seat
-        hands = self.hands
-        hands[seat] &= ~(1 << card)
-        state = self.state
-        self._log.append(state)
-        self.state = state = add_card(state, seat, card, self.tab)
-        trick = self.trick
-        trick.append(card)
-        if len(trick) < 4:
-            self.seat = (seat + 1) & 3
-            return
-        _, winner, _, pts = state
-        value = trick_value(pts, not (hands[0] | hands[1] | hands[2] | hands[3]))
-        team = winner & 1
-        self.points[team] += value
-        self.tricks[team] += 1
-        self._done.append((trick, self.leader, team, value))
-        self.state = (0, winner, 0, 0)  # an empty trick (``settle``)
-        self.trick = []
-        self.leader = self.seat = winner
+        self._log.append(self.pos)
+        self.pos = step(self.pos, card, self.tab)
 
     def undo(self) -> None:
         """Take back the last ``play``."""
-        self.state = self._log.pop()
-        trick = self.trick
-        if not trick:
-            trick, self.leader, team, value = self._done.pop()
-            self.points[team] -= value
-            self.tricks[team] -= 1
-            self.trick = trick
-        card = trick.pop()
-        seat = (self.leader + len(trick)) & 3
-        self.hands[seat] |= 1 << card
-        self.seat = seat
+        self.pos = self._log.pop()
+
+    def run(self, policy: Callable[[Position, int], int], stop_at: int = 0) -> None:
+        """Play on, each card ``policy(position, legal cards)``, to the end of
+        the deal or until ``stop_at`` cards are left (no undo)."""
+        pos, tab = self.pos, self.tab
+        left = pos[HANDS].bit_count()
+        while left > stop_at:
+            left -= 1
+            pos = step(pos, policy(pos, allowed(pos, tab)[0]), tab)
+        self.pos = pos
 
     def copy(self) -> BlotPlay:
         new = BlotPlay.__new__(BlotPlay)
-        new.hands = list(self.hands)
-        new.leader, new.seat, new.trick, new.state = (
-            self.leader,
-            self.seat,
-            list(self.trick),
-            self.state,
-        )
-        new.points, new.tricks = list(self.points), list(self.tricks)
-        new.tab, new.trump = self.tab, self.trump
+        new.pos, new.tab, new.trump = self.pos, self.tab, self.trump
         new.stakes = self.stakes.copy()
-        new._log, new._done = [], []
+        new._log = []
         return new
 
     def final_score(self) -> tuple[int, int]:

@@ -42,13 +42,16 @@ from engine.games.blot.masks import (
     ANY_CARD,
     INDEX,
     RULES,
-    SUIT_ORDER,
+    TOTALS,
     BlotPlay,
+    Position,
+    Tables,
     allowed,
+    hands_of,
     mask_of,
-    settle,
+    position,
+    step,
     tables,
-    trick_value,
 )
 from engine.games.blot.scoring import Stakes, is_made, match_winner, score_deal
 
@@ -151,15 +154,31 @@ class BlotState(TrickGameState):
         plays = self.trick.plays
         if not plays:
             return Allowed(list(hand))
-        trump, variant = self.trump, self.variant
-        tab = tables(trump, variant.partner_exemption, variant.must_undertrump)
-        trick = settle([INDEX[c] for _, c in plays], self.trick.leader, tab)
-        mask, rule = allowed(mask_of(hand), seat, len(plays), trick, tab)
+        tab = self._tables()
+        mask, rule = allowed(self._position(tab, only=seat), tab)
         if rule == ANY_CARD:
             return Allowed(list(hand))
         reason, message = RULES[rule]
         cards = [c for c in hand if mask >> INDEX[c] & 1]
-        return Allowed(cards, reason, message, SUIT_ORDER[trick[0]], trump)
+        return Allowed(cards, reason, message, plays[0][1].suit, self.trump)
+
+    def _tables(self) -> Tables:
+        variant = self.variant
+        return tables(self.trump, variant.partner_exemption, variant.must_undertrump)
+
+    def _position(self, tab: Tables, only: int | None = None) -> Position:
+        """The card play as it stands, on masks (``masks.Position``); with
+        ``only``, the other hands are left out (the seat to act's legal
+        cards need its hand alone)."""
+        won = self.tricks_won
+        return position(
+            [mask_of(h) if only is None or s == only else 0 for s, h in enumerate(self.hands)],
+            self.trick.leader,
+            [INDEX[c] for _, c in self.trick.plays],
+            tab,
+            self.points_won,
+            (won[0] + won[2], won[1] + won[3]),
+        )
 
     def _explain(self, action: Action) -> IllegalAction:
         if self.phase is Phase.AUCTION:
@@ -246,12 +265,10 @@ class BlotState(TrickGameState):
             self.belote.append(seat)
             events.append(Event("belote", seat, {"text": "belote (20)"}))
         if len(self.trick.plays) == 3:
-            cards = [INDEX[c] for _, c in self.trick.plays] + [INDEX[card]]
-            _, winner, _, points = settle(cards, self.trick.leader, tables(self.trump))
-            # the last trick of the deal: only this card is still held (also
-            # in a position that starts with short hands)
-            last = sum(len(h) for h in self.hands) == 1
-            self.points_won[winner % 2] += trick_value(points, last)
+            # the trick's points (and the last trick's bonus) to its winner
+            tab = self._tables()
+            after = step(self._position(tab), INDEX[card], tab)
+            self.points_won = list(after[TOTALS][:2])
         return events + self._play_card(card)
 
     def _stakes(self, belote: list[int]) -> Stakes:
@@ -277,18 +294,13 @@ class BlotState(TrickGameState):
         search (``masks.BlotPlay``).  Belote counts for a seat that announced
         it and for one that still holds the trump K and Q: it will announce
         it when it plays the first (rules "Declarations")."""
-        hands = [mask_of(h) for h in self.hands]
-        won = self.tricks_won
-        return BlotPlay(
-            hands,
-            self.trick.leader,
+        tab = self._tables()
+        pos = self._position(tab)
+        return BlotPlay.at(
+            pos,
             self.trump,
-            self._stakes(belote_points(hands, self.trump, self.belote)),
-            trick=[INDEX[c] for _, c in self.trick.plays],
-            points=self.points_won,
-            tricks=(won[0] + won[2], won[1] + won[3]),
-            partner_exemption=self.variant.partner_exemption,
-            must_undertrump=self.variant.must_undertrump,
+            tab,
+            self._stakes(belote_points(hands_of(pos), self.trump, self.belote)),
         )
 
     def _end_deal(self) -> list[Event]:
