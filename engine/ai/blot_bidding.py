@@ -219,9 +219,14 @@ def evidence_misfit(seat: int, hand: Sequence[Card], evidence: list[Said]) -> fl
     mine = [e for e in evidence if e.seat == seat]
     if not mine:
         return 0.0
-    values = quick_values(hand)
+    return values_misfit(quick_values(hand), mine)
+
+
+def values_misfit(values: dict[str, float], said: list[Said]) -> float:
+    """``evidence_misfit`` of a hand with these ``quick_values`` and a seat
+    that said ``said``."""
     total = 0.0
-    for e in mine:
+    for e in said:
         if e.bid is not None:
             level, strain = e.bid
             total += max(0.0, 10 * level - values[strain] - PARTNER_POINTS) / 10
@@ -241,13 +246,13 @@ class Outcome:
     decl_defenders: int
 
 
-def play(hands: dict[int, list[Card]], strain: str, team: int, first: int) -> Outcome:
-    """One sampled deal played out with ``strain`` as the contract and
-    ``team`` declaring (the level does not change the play)."""
+def play(masks: list[int], strain: str, team: int, first: int, decl: list[int]) -> Outcome:
+    """One sampled deal (the hands as masks, by seat) played out with
+    ``strain`` as the contract and ``team`` declaring (the level does not
+    change the play); ``decl``: the teams' declarations with this strain
+    (``team_points``)."""
     trump = None if strain == "NT" else strain
-    ordered = [hands[s] for s in range(4)]
-    decl = team_points(ordered, trump, first)
-    deal = BlotPlay([mask_of(h) for h in ordered], first, trump, Stakes(team, 8, trump is None))
+    deal = BlotPlay(masks, first, trump, Stakes(team, 8, trump is None))
     play_out(deal)
     COUNTS["rollouts"] += 1
     COUNTS["cards"] += 32
@@ -390,7 +395,14 @@ def blot_bid(
     n = 0
     while n < max_worlds and time.perf_counter() < deadline:
         hands = sample() if telling else deal(set())
-        prices.add({key: play(hands, key[0], key[1], first) for key in playouts})
+        ordered = [hands[s] for s in range(4)]
+        masks = [mask_of(h) for h in ordered]
+        # the declarations depend on the strain, not on who declares
+        decls = {
+            strain: team_points(ordered, None if strain == "NT" else strain, first)
+            for strain in {key[0] for key in playouts}
+        }
+        prices.add({key: play(masks, key[0], key[1], first, decls[key[0]]) for key in playouts})
         n += 1
         if n >= MIN_WORLDS and n % 4 == 0 and prices.decided():
             break

@@ -108,7 +108,11 @@ def hand_mask(hand: Sequence[Card]) -> int:
 
 def quick_values(hand: Sequence[Card]) -> dict[str, float]:
     """The heuristic's hand value for every contract type (module docstring)."""
-    m = hand_mask(hand)
+    return mask_values(hand_mask(hand))
+
+
+def mask_values(m: int) -> dict[str, float]:
+    """``quick_values`` of the hand whose mask (``masks.INDEX``) is ``m``."""
     b = [(m >> (8 * k)) & 0xFF for k in range(4)]
     runs = RUNS[b[0]] + RUNS[b[1]] + RUNS[b[2]] + RUNS[b[3]]
     suit_quads, nt_quads = QUADS[b[0] & b[1] & b[2] & b[3]]

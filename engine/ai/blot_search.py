@@ -44,7 +44,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.ai.base import BaseAgent, get_agent, register_agent
-from engine.ai.blot_bidding import auction_evidence, blot_bid, evidence_misfit
+from engine.ai.blot_bidding import auction_evidence, blot_bid, values_misfit
+from engine.ai.blot_hands import mask_values
 from engine.ai.blot_policy import play_out
 from engine.ai.blot_solver import OutOfTime, Solver, score_margin
 from engine.ai.evidence import MIN_SAFE_WORLDS, Evidence
@@ -132,16 +133,21 @@ class BlotWorlds:
         self.evidence = auction_evidence(view)
         self.telling = sorted({e.seat for e in self.evidence} - {view.seat})
         self.tries = tries if self.telling else 1
-        self.played: dict[int, list[Card]] = {s: [] for s in range(4)}
+        #: per telling seat, what it said; the cards it has played, as a mask
+        self.said = {s: [e for e in self.evidence if e.seat == s] for s in self.telling}
+        self.played = [0, 0, 0, 0]
         for seat, card in view.played:
-            self.played[seat].append(card)
+            self.played[seat] |= 1 << INDEX[card]
 
     def _deal(self, rng: random.Random) -> dict[int, list[Card]]:
         return self.dealer(rng)
 
     def _misfit(self, hands: dict[int, list[Card]]) -> float:
+        """How badly the hands (with the cards already played) explain the
+        bazar (``blot_bidding.evidence_misfit``)."""
         return sum(
-            evidence_misfit(s, hands[s] + self.played[s], self.evidence) ** 2 for s in self.telling
+            values_misfit(mask_values(mask_of(hands[s]) | self.played[s]), self.said[s]) ** 2
+            for s in self.telling
         )
 
     def sample(self, rng: random.Random) -> BlotPlay:
