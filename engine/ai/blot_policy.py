@@ -24,8 +24,6 @@ from __future__ import annotations
 from functools import partial
 
 from engine.games.blot.masks import (
-    FULL,
-    HANDS,
     LED,
     PLAYS,
     SEAT,
@@ -79,9 +77,8 @@ def choose(tab: Tables, side: int, pos: Position, legal: int) -> int:
     strength, points = tab.strength, tab.points
     orders = tab.orders
     seat = pos[SEAT]
-    packed = pos[HANDS]
-    hand = packed >> (seat << 5) & FULL
-    out = (packed | packed >> 32 | packed >> 64 | packed >> 96) & FULL & ~hand
+    hand = pos[seat]
+    out = (pos[0] | pos[1] | pos[2] | pos[3]) & ~hand
     trump = tab.trump
     tmask = tab.trump_mask
     n = pos[PLAYS]

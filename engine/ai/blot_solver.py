@@ -26,11 +26,12 @@ from collections.abc import Sequence
 
 from engine.games.blot.cards import DEAL_TOTAL
 from engine.games.blot.masks import (
-    HANDS,
     LED,
     PLAYS,
+    POINT_SHIFT,
     SEAT,
     TOTALS,
+    TRICK_SHIFT,
     WIN,
     WIN_SEAT,
     BlotPlay,
@@ -38,6 +39,7 @@ from engine.games.blot.masks import (
     allowed,
     bits,
     step,
+    totals_of,
 )
 
 ALL_TRICKS = 1000
@@ -67,7 +69,7 @@ class Solver:
         self.deadline = deadline
         self.nodes = 0
         #: key -> (lower bound, upper bound, best card)
-        self.table: dict[int, tuple[int, int, int]] = {}
+        self.table: dict[tuple[int, ...], tuple[int, int, int]] = {}
         self.tab = deal.tab
 
     # -- the public answers ------------------------------------------------------------------
@@ -77,7 +79,7 @@ class Solver:
         pos = self.deal.pos
         if cards is None:
             cards = bits(allowed(pos, self.tab)[0])
-        return {c: self._child(pos, c, -INF, INF, self.depth) for c in cards}
+        return {c: self._node(pos, -INF, INF, self.depth, (c,)) for c in cards}
 
     def best(self, cards: Sequence[int] | None = None) -> tuple[int, int]:
         """(a card with the best value for the seat to act, that value): the
@@ -89,7 +91,7 @@ class Solver:
         alpha, beta = -INF, INF
         best_card, best = cards[0], -INF if maximise else INF
         for c in cards:
-            v = self._child(pos, c, alpha, beta, self.depth)
+            v = self._node(pos, alpha, beta, self.depth, (c,))
             if (maximise and v > best) or (not maximise and v < best):
                 best_card, best = c, v
                 if maximise:
@@ -99,57 +101,68 @@ class Solver:
         return best_card, best
 
     # -- the search --------------------------------------------------------------------------
-    def _child(self, pos: Position, card: int, alpha: int, beta: int, depth: int) -> int:
-        """Value (for ``team``) of the seat to act at ``pos`` playing ``card``."""
-        child = step(pos, card, self.tab)
-        if child[PLAYS]:  # the trick goes on
-            if depth <= 1:
-                return 0
-            return self._node(child, alpha, beta, depth - 1)
-        team = self.team
-        gain = child[TOTALS][team] - pos[TOTALS][team]
-        if not child[HANDS]:
-            return gain + self._ending(child)
-        if depth <= 1:
-            return gain
-        return gain + self._node(child, alpha - gain, beta - gain, depth - 1)
-
     def _ending(self, pos: Position) -> int:
         """The every-trick / no-trick term once the deal is over."""
-        tricks = pos[TOTALS][2:]
+        tricks = totals_of(pos)[2:]
         if not tricks[1 - self.team]:
             return ALL_TRICKS
         if not tricks[self.team]:
             return -ALL_TRICKS
         return 0
 
-    def _node(self, pos: Position, alpha: int, beta: int, depth: int) -> int:
-        self.nodes += 1
-        if self.nodes & 1023 == 0 and time.perf_counter() > self.deadline:
-            raise OutOfTime
+    def _node(
+        self,
+        pos: Position,
+        alpha: int,
+        beta: int,
+        depth: int,
+        only: Sequence[int] | None = None,
+    ) -> int:
+        """The value (for ``team``) of ``pos`` with best play over ``depth``
+        cards; with ``only``, of the best of those cards (the root's own
+        question: not a node of the search, not kept in the table)."""
         seat, n = pos[SEAT], pos[PLAYS]
-        key = 0
+        key: tuple[int, ...] = ()
         hint = -1
         hit = None
         a0, b0 = alpha, beta
-        if n == 0:
-            totals = pos[TOTALS]
-            small = depth << 4 | seat << 2 | (totals[2] > 0) << 1 | (totals[3] > 0)
-            key = pos[HANDS] << 12 | small
-            hit = self.table.get(key)
-            if hit is not None:
-                lo, hi, hint = hit
-                if lo >= beta:
-                    return lo
-                if hi <= alpha or lo == hi:
-                    return hi
-                alpha, beta = max(alpha, lo), min(beta, hi)
-        moves = self._ordered(pos, seat, n, hint)
-        maximise = seat % 2 == self.team
+        if only is None:
+            self.nodes += 1
+            if self.nodes & 1023 == 0 and time.perf_counter() > self.deadline:
+                raise OutOfTime
+            if n == 0:
+                tricks = pos[TOTALS] >> TRICK_SHIFT[0]  # both teams' tricks
+                small = depth << 4 | seat << 2 | (tricks & 63 > 0) << 1 | (tricks >> 6 > 0)
+                key = (pos[0], pos[1], pos[2], pos[3], small)
+                hit = self.table.get(key)
+                if hit is not None:
+                    lo, hi, hint = hit
+                    if lo >= beta:
+                        return lo
+                    if hi <= alpha or lo == hi:
+                        return hi
+                    alpha, beta = max(alpha, lo), min(beta, hi)
+            moves: Sequence[int] = self._ordered(pos, seat, n, hint)
+        else:
+            moves = only
+        tab, team = self.tab, self.team
+        shift = POINT_SHIFT[team]
+        mine = pos[TOTALS] >> shift & 4095
+        maximise = seat % 2 == team
         best = -INF if maximise else INF
         best_card = moves[0]
         for card in moves:
-            v = self._child(pos, card, alpha, beta, depth)
+            child = step(pos, card, tab)
+            if child[PLAYS]:  # the trick goes on
+                v = 0 if depth <= 1 else self._node(child, alpha, beta, depth - 1)
+            else:  # the trick is taken: what it gave ``team``, and on
+                gain = (child[TOTALS] >> shift & 4095) - mine
+                if not child[child[SEAT]]:  # the leader has no card: the deal is over
+                    v = gain + self._ending(child)
+                elif depth <= 1:
+                    v = gain
+                else:
+                    v = gain + self._node(child, alpha - gain, beta - gain, depth - 1)
             if maximise:
                 if v > best:
                     best, best_card = v, card
@@ -161,7 +174,7 @@ class Solver:
                     beta = v
             if alpha >= beta:
                 break
-        if n == 0:
+        if n == 0 and only is None:
             # the entry read above (a position never recurs below itself:
             # every card played is gone from the key)
             lo, hi = (hit[0], hit[1]) if hit is not None else (-INF, INF)

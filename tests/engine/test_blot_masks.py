@@ -32,7 +32,6 @@ from engine.games.blot.masks import (
     INDEX,
     RULES,
     SEAT,
-    TOTALS,
     WIN_SEAT,
     allowed,
     bits,
@@ -42,6 +41,7 @@ from engine.games.blot.masks import (
     position,
     step,
     tables,
+    totals_of,
 )
 
 BL = get_game("blot")
@@ -166,7 +166,7 @@ def test_a_trick_goes_to_its_winner_with_its_points():
     for card in ("AS", "TS", "7H", "KS"):
         pos = step(pos, INDEX[Card.parse(card)], tab)
     # the 7 of trumps takes it: 11 + 10 + 0 + 4, and 10 for the last trick
-    assert pos[SEAT] == 2 and pos[TOTALS] == (30 + 35, 40, 3, 2)
+    assert pos[SEAT] == 2 and totals_of(pos) == (30 + 35, 40, 3, 2)
     assert hands_of(pos) == [0, 0, 0, 0]
 
 

@@ -11,7 +11,7 @@ rules (rules/blot.md "Card order and points", "Play"), used by the table
   trick winner, the follow rule and the over-trump rule all read
   ``takers``, so card strength is decided in one place.
 - A ``Position`` is the card play of a deal at one moment, as one tuple of
-  small integers (the hands packed in one int).  ``allowed(pos)``: the
+  small integers.  ``allowed(pos)``: the
   cards the seat to act may play, and the rule (a code in ``RULES``) that
   restricts them -- the table's ``_allowed_cards`` and its refusal
   messages come from it, and so do the searches' legal cards.
@@ -45,23 +45,23 @@ SUIT_MASK: tuple[int, ...] = tuple(0xFF << (8 * k) for k in range(4))
 #: strengths of trumps start here, above every plain card
 TRUMP_BASE = 100
 FULL = (1 << 32) - 1
-#: points of team 0 and team 1 (last-trick bonus included), tricks of team 0
-#: and team 1: they change once a trick, so a position shares them until then
-Totals = tuple[int, int, int, int]
-#: a position of the card play: (hands: the four 32-bit hands packed, seat
-#: ``s`` in bits ``32s..32s+31``; the seat to act; cards in the trick; the
-#: trick's led suit, winning seat, winning strength and points; ``Totals``).
-#: An empty trick has led suit 0, its leader as winning seat, strength 0
-#: and no points.
-Position = tuple[int, int, int, int, int, int, int, Totals]
-HANDS: Final = 0
-SEAT: Final = 1
-PLAYS: Final = 2
-LED: Final = 3
-WIN_SEAT: Final = 4
-WIN: Final = 5
-TRICK_POINTS: Final = 6
-TOTALS: Final = 7
+#: a position's totals are one int: team ``t``'s points (last-trick bonus
+#: included) in bits ``POINT_SHIFT[t]`` on (12 bits), its tricks in bits
+#: ``TRICK_SHIFT[t]`` on (6 bits); ``totals_of`` reads them
+POINT_SHIFT = (0, 12)
+TRICK_SHIFT = (24, 30)
+#: a position of the card play: (the four hands, by seat; the seat to act;
+#: cards in the trick; the trick's led suit, winning seat, winning strength
+#: and points; the totals).  An empty trick has led suit 0, its leader as
+#: winning seat, strength 0 and no points.  ``pos[seat]`` is that seat's hand.
+Position = tuple[int, ...]
+SEAT: Final = 4
+PLAYS: Final = 5
+LED: Final = 6
+WIN_SEAT: Final = 7
+WIN: Final = 8
+TRICK_POINTS: Final = 9
+TOTALS: Final = 10
 #: one more than the highest strength
 _STRENGTHS = TRUMP_BASE + len(TRUMP_ORDER) + 1
 
@@ -179,7 +179,7 @@ def allowed(pos: Position, tab: Tables) -> tuple[int, int]:
     partner is winning (``partner_exemption``); no forced under-trump
     unless ``must_undertrump``."""
     seat = pos[SEAT]
-    hand = pos[HANDS] >> (seat << 5) & FULL
+    hand = pos[seat]
     if not pos[PLAYS]:
         return hand, ANY_CARD
     led, win = pos[LED], pos[WIN]
@@ -208,8 +208,15 @@ def step(pos: Position, card: int, tab: Tables) -> Position:
     gives the trick and its points to the winner's team,
     and the winner leads next; the last trick of the deal is worth 10 more
     (rules "Card order and points")."""
-    hands, seat, n, led, win_seat, win, pts, totals = pos
-    hands &= ~(1 << (seat << 5 | card))
+    h0, h1, h2, h3, seat, n, led, win_seat, win, pts, totals = pos
+    if seat == 0:
+        h0 &= ~(1 << card)
+    elif seat == 1:
+        h1 &= ~(1 << card)
+    elif seat == 2:
+        h2 &= ~(1 << card)
+    else:
+        h3 &= ~(1 << card)
     if not n:
         led, win_seat, win, pts = SUIT_OF[card], seat, tab.strength[card], tab.points[card]
     elif tab.takers[led][win] >> card & 1:
@@ -217,13 +224,11 @@ def step(pos: Position, card: int, tab: Tables) -> Position:
     else:
         pts += tab.points[card]
     if n < 3:
-        return (hands, (seat + 1) & 3, n + 1, led, win_seat, win, pts, totals)
-    if not hands:  # the last trick of the deal: 10 more (rules "Card order and points")
+        return (h0, h1, h2, h3, (seat + 1) & 3, n + 1, led, win_seat, win, pts, totals)
+    if not (h0 | h1 | h2 | h3):  # the last trick of the deal: 10 more
         pts += LAST_TRICK_BONUS
-    p0, p1, t0, t1 = totals
-    if win_seat & 1:
-        return (hands, win_seat, 0, 0, win_seat, 0, 0, (p0, p1 + pts, t0, t1 + 1))
-    return (hands, win_seat, 0, 0, win_seat, 0, 0, (p0 + pts, p1, t0 + 1, t1))
+    totals += pts << POINT_SHIFT[win_seat & 1] | 1 << TRICK_SHIFT[win_seat & 1]
+    return (h0, h1, h2, h3, win_seat, 0, 0, win_seat, 0, 0, totals)
 
 
 def position(
@@ -237,24 +242,28 @@ def position(
     """The position with these ``hands`` (masks, by seat), the cards of the
     trick in progress played in order from ``leader``, and each team's
     points and tricks so far."""
-    packed = hands[0] | hands[1] << 32 | hands[2] << 64 | hands[3] << 96
-    totals = (points[0], points[1], tricks[0], tricks[1])
-    pos: Position = (packed, leader, 0, 0, leader, 0, 0, totals)
+    totals = points[0] | points[1] << 12 | tricks[0] << 24 | tricks[1] << 30
+    h0, h1, h2, h3 = hands
+    pos: Position = (h0, h1, h2, h3, leader, 0, 0, leader, 0, 0, totals)
     for card in trick:
         pos = step(pos, card, tab)
     return pos
 
 
+def totals_of(pos: Position) -> tuple[int, int, int, int]:
+    """(team 0's points, team 1's points, team 0's tricks, team 1's tricks)."""
+    t = pos[TOTALS]
+    return t & 4095, t >> 12 & 4095, t >> 24 & 63, t >> 30
+
+
 def hands_of(pos: Position) -> list[int]:
     """The four hands of a position, by seat."""
-    packed = pos[HANDS]
-    return [packed >> (32 * s) & FULL for s in range(4)]
+    return [pos[0], pos[1], pos[2], pos[3]]
 
 
 def held(pos: Position) -> int:
     """Every card still held, by anyone."""
-    h = pos[HANDS]
-    return (h | h >> 32 | h >> 64 | h >> 96) & FULL
+    return pos[0] | pos[1] | pos[2] | pos[3]
 
 
 class BlotPlay:
@@ -300,7 +309,7 @@ class BlotPlay:
 
     @property
     def cards_left(self) -> int:
-        return int(self.pos[HANDS].bit_count())
+        return held(self.pos).bit_count()
 
     @property
     def to_act(self) -> int:
@@ -308,11 +317,11 @@ class BlotPlay:
 
     @property
     def points(self) -> list[int]:
-        return list(self.pos[TOTALS][:2])
+        return list(totals_of(self.pos)[:2])
 
     @property
     def tricks(self) -> list[int]:
-        return list(self.pos[TOTALS][2:])
+        return list(totals_of(self.pos)[2:])
 
     @property
     def side(self) -> int:
@@ -321,8 +330,8 @@ class BlotPlay:
 
     def deal(self, hands: Sequence[int]) -> None:
         """Give the seats these hands (a sampled world), the trick as it is."""
-        packed = hands[0] | hands[1] << 32 | hands[2] << 64 | hands[3] << 96
-        self.pos = (packed, *self.pos[1:])
+        h0, h1, h2, h3 = hands
+        self.pos = (h0, h1, h2, h3, *self.pos[4:])
 
     def legal(self) -> int:
         return allowed(self.pos, self.tab)[0]
@@ -339,7 +348,7 @@ class BlotPlay:
         """Play on, each card ``policy(position, legal cards)``, to the end of
         the deal or until ``stop_at`` cards are left (no undo)."""
         pos, tab = self.pos, self.tab
-        left = pos[HANDS].bit_count()
+        left = held(pos).bit_count()
         while left > stop_at:
             left -= 1
             pos = step(pos, policy(pos, allowed(pos, tab)[0]), tab)

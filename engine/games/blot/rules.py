@@ -42,7 +42,6 @@ from engine.games.blot.masks import (
     ANY_CARD,
     INDEX,
     RULES,
-    TOTALS,
     BlotPlay,
     Position,
     Tables,
@@ -52,6 +51,7 @@ from engine.games.blot.masks import (
     position,
     step,
     tables,
+    totals_of,
 )
 from engine.games.blot.scoring import Stakes, is_made, match_winner, score_deal
 
@@ -268,7 +268,7 @@ class BlotState(TrickGameState):
             # the trick's points (and the last trick's bonus) to its winner
             tab = self._tables()
             after = step(self._position(tab), INDEX[card], tab)
-            self.points_won = list(after[TOTALS][:2])
+            self.points_won = list(totals_of(after)[:2])
         return events + self._play_card(card)
 
     def _stakes(self, belote: list[int]) -> Stakes:
