@@ -287,7 +287,15 @@ class MatchState(ABC):
     """Mutable state of one match.  Subclasses keep their data in plain
     attributes and name in ``clone_plan`` how ``clone`` copies each one;
     an attribute the plan does not name is deep-copied (always right, only
-    slower)."""
+    slower).
+
+    ``_legal_memo`` (a slot, so outside the attributes that snapshots,
+    ``clone`` and copies see) is the last ``legal_actions()`` answer with
+    the ``_legal_key()`` it was computed for: ``apply`` accepts an action
+    of that answer without asking the rules again while the key still
+    matches (see ``_legal_key``)."""
+
+    __slots__ = ("__dict__", "__weakref__", "_legal_memo")
 
     #: attribute -> how ``clone`` copies it: ``share``, ``list``, ``set``,
     #: ``copy_rows``... (subclasses extend it: ``{**Base.clone_plan, ...}``)
@@ -314,6 +322,8 @@ class MatchState(ABC):
     round_number: int
     scores: list[int]
     initial_deal: Any
+    #: (key, the legal actions, their ids) of the last ``legal_actions()``
+    _legal_memo: tuple[tuple[Any, ...], tuple[Action, ...], set[int]] | None
 
     def __init__(self, game: Game, variant: VariantBase, seed: int | None) -> None:
         if not isinstance(variant, game.Variant):
@@ -330,6 +340,7 @@ class MatchState(ABC):
         self.round_number = 1
         self.initial_deal = None
         self.num_seats = game.num_seats(variant)
+        self._legal_memo = None
 
     @property
     def rng(self) -> random.Random:
@@ -358,7 +369,14 @@ class MatchState(ABC):
     def legal_actions(self) -> list[Action]:
         if self.phase is PHASE_OVER:
             return []
-        return self._legal()
+        legal = self._legal()
+        key = self._legal_key()
+        if key is not None:
+            # a copy of our own (the caller may change the list it gets),
+            # which also keeps the objects whose ids are remembered alive
+            kept = tuple(legal)
+            self._legal_memo = (key, kept, set(map(id, kept)))
+        return legal
 
     def apply(self, action: Action | str, *, seat: int | None = None) -> list[Event]:
         """Apply one action for the seat to act and return what it caused.
@@ -386,9 +404,20 @@ class MatchState(ABC):
                 f"it is not your turn (waiting for seat {self.decider}; got {quote(seat)})",
                 "not_your_turn",
             )
-        legal = self._legal_action(checked)
-        if legal is None:
-            raise self._explain(checked)
+        try:
+            memo = self._legal_memo
+        except AttributeError:  # a state made without __init__ or clone
+            memo = None
+        if memo is not None and id(checked) in memo[2] and memo[0] == self._legal_key():
+            # ``checked`` is one of the objects of the last legal list, and
+            # the position it was computed for has not changed since
+            legal = checked
+        else:
+            found = self._legal_action(checked)
+            if found is None:
+                raise self._explain(checked)
+            legal = found
+        self._legal_memo = None
         events = self._apply(legal)
         self.log.append(legal)
         return events
@@ -411,10 +440,17 @@ class MatchState(ABC):
             else:
                 copied[name] = how(value)
         new.__dict__.update(copied)
+        new._legal_memo = None
         # both now share the generator; each copies it before drawing
         self._rng.private = False
         new._rng = _RandomHandle(self._rng.random, private=False)
         return new
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Copies (``copy.copy``, ``deepcopy``, pickling) take the
+        attributes, never the legal-action memo: ids mean nothing in
+        another process, and a copy asks the rules afresh."""
+        return self.__dict__
 
     @abstractmethod
     def view(self, seat: int | None) -> Observation:
@@ -460,6 +496,18 @@ class MatchState(ABC):
     # -- hooks -------------------------------------------------------------
     @abstractmethod
     def _legal(self) -> list[Action]: ...
+
+    def _legal_key(self) -> tuple[Any, ...] | None:
+        """What the legal actions depend on, cheaply, or None (the default:
+        ``apply`` always asks ``_legal_action``).  When a game answers a key,
+        ``legal_actions()`` remembers its list with the key, and ``apply``
+        accepts an action of that list (the very object) without asking the
+        rules again if the key is still equal -- so the key must change
+        whenever the legal actions may (a trick game: the hand to play from
+        and the trick, each with its length).  The memo also ends at every
+        ``apply``; it is the usual driver's saving (``legal_actions()``, then
+        ``apply`` of one of them), which otherwise computes the rules twice."""
+        return None
 
     def _legal_action(self, action: Action) -> Action | None:
         """The object of ``_legal()`` equal to ``action`` (what the log keeps),

@@ -3,8 +3,9 @@
 Every deal shuffles a 32- to 54-card deck, and ``random.Random.shuffle`` spends
 most of its time calling ``_randbelow`` once per card.  ``shuffle`` below is
 the same Fisher-Yates walk with the same draws (``getrandbits(k)`` with
-``k = (i + 1).bit_length()``, redrawn while out of range), written inline, so
-a seed gives the same deal as before, card for card.
+``k = (i + 1).bit_length()``, redrawn while out of range), written inline
+with the steps ``(i, k)`` worked out once per deck size, so a seed gives the
+same deal as before, card for card.
 
 It is only used for a plain ``random.Random`` and only after checking at import
 that it agrees with the standard library's shuffle on this interpreter; should
@@ -17,14 +18,22 @@ from __future__ import annotations
 import random
 from typing import Any
 
+#: deck size -> the walk's steps: (i, the bits drawn for a j in 0..i)
+_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def _steps(size: int) -> tuple[tuple[int, int], ...]:
+    steps = _STEPS.get(size)
+    if steps is None:
+        steps = _STEPS[size] = tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+    return steps
+
 
 def _inline_shuffle(cards: list[Any], rng: random.Random) -> None:
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, k in _STEPS.get(len(cards)) or _steps(len(cards)):
         j = getrandbits(k)
-        while j >= n:
+        while j > i:  # ``_randbelow(i + 1)``: redraw while out of range
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
 

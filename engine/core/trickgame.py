@@ -101,6 +101,16 @@ class TrickGameState(MatchState):
             return PLAY_OF[cards[0]]
         return None
 
+    def _legal_key(self) -> tuple[Any, ...] | None:
+        """In the play phase the legal actions are the plays of
+        ``_allowed_cards()``: a function of the seat playing, its hand, the
+        trick and the trump (trump broken changes only with a card played),
+        here by value, so that no change to a hand or trick goes unseen."""
+        if self.phase is not PHASE_PLAY:
+            return None
+        seat = self.playing_seat
+        return (seat, tuple(self.hands[seat]), tuple(self.trick.plays), self.trump)
+
     def _explain_play(self, action: Action) -> IllegalAction:
         if action.verb != "play":
             return self._wrong_phase(action)
