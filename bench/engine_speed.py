@@ -1,6 +1,6 @@
-"""Engine speed, side by side with OpenSpiel driven from Python (issue 14).
+"""Engine speed, side by side with OpenSpiel driven from Python (issues 14, 25).
 
-    python bench/engine_speed.py [--rounds 12] [--batch-seconds 0.5]
+    python bench/engine_speed.py [--rounds 12] [--batch-seconds 0.5] [--before DIR]
     python bench/engine_speed.py --all-games [--games 60] [--runs 3]
     python bench/engine_speed.py --operations [--repeats 7]
 
@@ -25,6 +25,12 @@ A third line measures the floor: a rules-free stand-in with our API shape
 (``_FloorState``), to show how much of the gap is CPython's cost of the
 API itself rather than the rules.
 
+Targets (issue 25): Callbreak 1-deal matches >= 1x ``spades`` games, Backalley
+decisions >= 1x ``oh_hell`` decisions.  ``--before DIR`` also runs the same
+batches on another checkout's engine (a ``git archive`` of an older commit
+unpacked in ``DIR``) in a child process, each of its batches just before
+ours (before, after, before, after...), and prints after/before ratios.
+
 OpenSpiel is optional (``pip install -e ".[bench]"``, or
 ``python -m pip install open_spiel==2.0.2``): without ``pyspiel`` the script
 prints our figures only.  ``--all-games`` prints the older table of random
@@ -40,6 +46,7 @@ import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -47,7 +54,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# the engine measured: this checkout's, or that of the tree a ``--before`` worker runs
+sys.path.insert(0, os.environ.get("ENGINE_SPEED_TREE") or str(Path(__file__).resolve().parents[1]))
 
 from engine import GAMES, Event, get_game
 
@@ -178,6 +186,52 @@ def _spiel_games(pyspiel: Any, name: str, params: dict[str, Any], unit: str) -> 
     return batch
 
 
+class _TreeWorker:
+    """Our batches run on another checkout's engine (``--before DIR``, e.g. a
+    ``git archive`` of an older commit) in a child process: the same driver
+    (this script, ``--worker``), that tree's ``engine`` package.  The parent
+    asks for one batch at a time, so the rounds stay interleaved."""
+
+    def __init__(self, tree: str) -> None:
+        env = {**os.environ, "ENGINE_SPEED_TREE": str(Path(tree).resolve())}
+        self.process = subprocess.Popen(
+            [sys.executable, __file__, "--worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+
+    def batch(self, name: str) -> Batch:
+        def run(seconds: float, rng: random.Random) -> tuple[int, float]:
+            assert self.process.stdin is not None and self.process.stdout is not None
+            self.process.stdin.write(f"{name} {seconds} {rng.randrange(2**31)}\n")
+            self.process.stdin.flush()
+            units, elapsed = self.process.stdout.readline().split()
+            return int(units), float(elapsed)
+
+        return run
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait()
+
+
+def _worker_batches() -> dict[str, Batch]:
+    return {"deals1": _our_deals(1), "deals5": _our_deals(5), "decisions": _our_decisions()}
+
+
+def worker() -> None:
+    """``--worker``: run the batches the parent names on stdin (``name
+    seconds seed``), one line ``units elapsed`` each, on this process's engine."""
+    batches = _worker_batches()
+    for line in sys.stdin:
+        name, seconds, seed = line.split()
+        units, elapsed = batches[name](float(seconds), random.Random(int(seed)))
+        print(units, elapsed, flush=True)
+
+
 def _load() -> str:
     try:
         return " ".join(Path("/proc/loadavg").read_text().split()[:3])
@@ -185,7 +239,7 @@ def _load() -> str:
         return "n/a"
 
 
-def compare(rounds: int, seconds: float) -> None:
+def compare(rounds: int, seconds: float, before: str | None = None) -> None:
     try:
         import pyspiel
     except ImportError:
@@ -204,6 +258,22 @@ def compare(rounds: int, seconds: float) -> None:
         "floor deals/s (no rules)": _floor("deals"),
         "floor decisions/s (no rules)": _floor("decisions"),
     }
+    worker_process = _TreeWorker(before) if before else None
+    if worker_process is not None:
+        print(f"before: the engine of {before} (a child process), batches interleaved")
+        before_benches = {
+            "BEFORE callbreak deals/s (1-deal)": worker_process.batch("deals1"),
+            "BEFORE callbreak deals/s (5-deal)": worker_process.batch("deals5"),
+            "BEFORE backalley decisions/s": worker_process.batch("decisions"),
+        }
+        # before, after, before, after...: each of ours follows its before
+        ordered: dict[str, Batch] = {}
+        pairs_of = zip(before_benches.items(), list(benches.items())[:3], strict=True)
+        for (old_name, old_bench), (new_name, new_bench) in pairs_of:
+            ordered[old_name] = old_bench
+            ordered[new_name] = new_bench
+        ordered.update(list(benches.items())[3:])
+        benches = ordered
     if pyspiel is not None:
         benches["spades deals/s"] = _spiel_games(pyspiel, "spades", {}, "games")
         benches["oh_hell decisions/s"] = _spiel_games(
@@ -217,6 +287,8 @@ def compare(rounds: int, seconds: float) -> None:
         for name, bench in benches.items():
             units, elapsed = bench(seconds, rng)
             rates[name].append(units / elapsed)
+    if worker_process is not None:
+        worker_process.close()
     for name, values in rates.items():
         print(
             f"{name:<36} median {statistics.median(values):>11,.0f}   "
@@ -224,18 +296,18 @@ def compare(rounds: int, seconds: float) -> None:
         )
     if pyspiel is None:
         return
-    pairs = [
+    pairs: list[tuple[str, str, str, float | None]] = [
         (
             "callbreak deals (1-deal matches) / spades deals",
             "callbreak deals/s (1-deal matches)",
             "spades deals/s",
-            2.0,
+            1.0,
         ),
         (
             "callbreak deals (5-deal matches) / spades deals",
             "callbreak deals/s (5-deal matches)",
             "spades deals/s",
-            2.0,
+            None,
         ),
         (
             "backalley decisions / oh_hell decisions",
@@ -251,12 +323,39 @@ def compare(rounds: int, seconds: float) -> None:
             None,
         ),
     ]
+    if worker_process is not None:
+        pairs += [
+            (
+                "BEFORE callbreak deals (1-deal) / spades deals",
+                "BEFORE callbreak deals/s (1-deal)",
+                "spades deals/s",
+                1.0,
+            ),
+            (
+                "BEFORE backalley decisions / oh_hell decisions",
+                "BEFORE backalley decisions/s",
+                "oh_hell decisions/s",
+                1.0,
+            ),
+            (
+                "after / before, callbreak deals (1-deal)",
+                "callbreak deals/s (1-deal matches)",
+                "BEFORE callbreak deals/s (1-deal)",
+                None,
+            ),
+            (
+                "after / before, backalley decisions",
+                "backalley decisions/s",
+                "BEFORE backalley decisions/s",
+                None,
+            ),
+        ]
     for label, ours, theirs, target in pairs:
         ratios = [a / b for a, b in zip(rates[ours], rates[theirs], strict=True)]
         ratio = statistics.median(ratios)
         spread = f"per round {min(ratios):.2f}..{max(ratios):.2f}"
         if target is None:
-            print(f"ratio {label}: {ratio:.2f}x ({spread}; no target: the API's own cost)")
+            print(f"ratio {label}: {ratio:.2f}x ({spread})")
             continue
         verdict = "met" if ratio >= target else "missed"
         print(f"ratio {label}: {ratio:.2f}x ({spread}; target >= {target:g}x: {verdict})")
@@ -366,17 +465,25 @@ def main() -> None:
         "--operations", action="store_true", help="microseconds per clone, view, legal, apply"
     )
     parser.add_argument("--repeats", type=int, default=7, help="--operations: repeats")
+    parser.add_argument(
+        "--before",
+        metavar="DIR",
+        help="also measure the engine of another checkout (e.g. a git archive), interleaved",
+    )
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--game", action="append", help="--all-games: game name (repeatable)")
     parser.add_argument("--games", type=int, default=60, help="--all-games: games per run")
     parser.add_argument("--runs", type=int, default=3, help="--all-games: runs")
     parser.add_argument("--max-deals", type=int, default=40, help="--all-games: cut after")
     args = parser.parse_args()
-    if args.operations:
+    if args.worker:
+        worker()
+    elif args.operations:
         operations(args.game or list(GAMES), (0, 200), args.repeats)
     elif args.all_games:
         all_games(args.game or list(GAMES), args.games, args.runs, args.max_deals)
     else:
-        compare(args.rounds, args.batch_seconds)
+        compare(args.rounds, args.batch_seconds, args.before)
 
 
 if __name__ == "__main__":

@@ -391,8 +391,24 @@ for _card in _CARD_OF_TOKEN.values():
 
 
 def trump(suit: str) -> Action:
-    return _shared(Action("trump", word=suit))
+    found = _TRUMPS.get(suit) if type(suit) is str else None
+    if found is None:
+        found = _shared(Action("trump", word=suit))
+        if is_shared(found):
+            _TRUMPS[suit] = found
+    return found
 
 
 def hidden(index: int) -> Action:
-    return _shared(Action("hidden", number=index))
+    """``hidden N`` (Ladder's legal lists build one per hidden card and decision)."""
+    found = _HIDDEN.get(index) if type(index) is int else None
+    if found is None:
+        found = _shared(Action("hidden", number=index))
+        if is_shared(found):
+            _HIDDEN[index] = found
+    return found
+
+
+#: suit -> the shared ``trump`` action; slot number -> the shared ``hidden`` action
+_TRUMPS: dict[str, Action] = {}
+_HIDDEN: dict[int, Action] = {}
