@@ -8,6 +8,9 @@ Random legal moves through the public API (``rng.choice(state.legal_actions())``
 then ``state.apply``), one process, in interleaved batches so that a busy
 shared CPU slows both sides alike; each figure is the median over
 ``--rounds`` rounds and each ratio the median of the per-round ratios.
+Batches are timed in CPU seconds of the process (``--clock cpu``, the
+default since issue 25: on a loaded machine wall time mostly measures the
+wait for a core); ``--clock wall`` times them as before.
 
 - Callbreak deals per second against OpenSpiel ``spades``: one full deal
   (4 bids + 13 tricks) from a new match to its end (``rounds=1``), against one
@@ -61,6 +64,10 @@ from engine import GAMES, Event, get_game
 
 #: one batch: play whole games until the time is up; (units done, seconds)
 Batch = Callable[[float, random.Random], tuple[int, float]]
+#: the batches' clock (``--clock``): CPU seconds of this process by default, so
+#: that the waits of a shared, loaded machine count on neither side
+CLOCK: list[Callable[[], float]] = [time.process_time]
+CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.process_time, "wall": time.perf_counter}
 
 
 def _our_deals(rounds: int) -> Batch:
@@ -69,7 +76,7 @@ def _our_deals(rounds: int) -> Batch:
 
     def batch(seconds: float, rng: random.Random) -> tuple[int, float]:
         deals = 0
-        clock = time.perf_counter
+        clock = CLOCK[0]
         start = clock()
         while clock() - start < seconds:
             state = game.new_match(seed=rng.randrange(2**31), variant=variant)
@@ -88,7 +95,7 @@ def _our_decisions() -> Batch:
 
     def batch(seconds: float, rng: random.Random) -> tuple[int, float]:
         decisions = 0
-        clock = time.perf_counter
+        clock = CLOCK[0]
         start = clock()
         while clock() - start < seconds:
             state = game.new_match(seed=rng.randrange(2**31), variant=variant)
@@ -147,7 +154,7 @@ class _FloorState:
 def _floor(unit: str) -> Batch:
     def batch(seconds: float, rng: random.Random) -> tuple[int, float]:
         done = 0
-        clock = time.perf_counter
+        clock = CLOCK[0]
         start = clock()
         while clock() - start < seconds:
             state = _FloorState(rng.randrange(2**31))
@@ -165,7 +172,7 @@ def _spiel_games(pyspiel: Any, name: str, params: dict[str, Any], unit: str) -> 
 
     def batch(seconds: float, rng: random.Random) -> tuple[int, float]:
         done = 0
-        clock = time.perf_counter
+        clock = CLOCK[0]
         start = clock()
         while clock() - start < seconds:
             state = game.new_initial_state()
@@ -192,10 +199,10 @@ class _TreeWorker:
     (this script, ``--worker``), that tree's ``engine`` package.  The parent
     asks for one batch at a time, so the rounds stay interleaved."""
 
-    def __init__(self, tree: str) -> None:
+    def __init__(self, tree: str, clock: str) -> None:
         env = {**os.environ, "ENGINE_SPEED_TREE": str(Path(tree).resolve())}
         self.process = subprocess.Popen(
-            [sys.executable, __file__, "--worker"],
+            [sys.executable, __file__, "--worker", "--clock", clock],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -239,7 +246,7 @@ def _load() -> str:
         return "n/a"
 
 
-def compare(rounds: int, seconds: float, before: str | None = None) -> None:
+def compare(rounds: int, seconds: float, before: str | None = None, clock: str = "cpu") -> None:
     try:
         import pyspiel
     except ImportError:
@@ -247,7 +254,7 @@ def compare(rounds: int, seconds: float, before: str | None = None) -> None:
     print(
         f"{datetime.now():%Y-%m-%d %H:%M} | Python {platform.python_version()} | "
         f"load average {_load()} | {os.cpu_count()} CPUs | {rounds} rounds of "
-        f"{seconds:.2f} s batches"
+        f"{seconds:.2f} s batches ({clock} time)"
     )
     if pyspiel is None:
         print("pyspiel not installed: our figures only (pip install -e '.[bench]')")
@@ -258,7 +265,7 @@ def compare(rounds: int, seconds: float, before: str | None = None) -> None:
         "floor deals/s (no rules)": _floor("deals"),
         "floor decisions/s (no rules)": _floor("decisions"),
     }
-    worker_process = _TreeWorker(before) if before else None
+    worker_process = _TreeWorker(before, clock) if before else None
     if worker_process is not None:
         print(f"before: the engine of {before} (a child process), batches interleaved")
         before_benches = {
@@ -471,11 +478,18 @@ def main() -> None:
         help="also measure the engine of another checkout (e.g. a git archive), interleaved",
     )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--clock",
+        choices=sorted(CLOCKS),
+        default="cpu",
+        help="time the batches in CPU seconds of the process (default) or wall seconds",
+    )
     parser.add_argument("--game", action="append", help="--all-games: game name (repeatable)")
     parser.add_argument("--games", type=int, default=60, help="--all-games: games per run")
     parser.add_argument("--runs", type=int, default=3, help="--all-games: runs")
     parser.add_argument("--max-deals", type=int, default=40, help="--all-games: cut after")
     args = parser.parse_args()
+    CLOCK[0] = CLOCKS[args.clock]
     if args.worker:
         worker()
     elif args.operations:
@@ -483,7 +497,7 @@ def main() -> None:
     elif args.all_games:
         all_games(args.game or list(GAMES), args.games, args.runs, args.max_deals)
     else:
-        compare(args.rounds, args.batch_seconds, args.before)
+        compare(args.rounds, args.batch_seconds, args.before, args.clock)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Mapping, Sequence
 from enum import StrEnum
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from engine.core.actions import (
     BACKALLEY,
@@ -392,7 +392,7 @@ class MatchState(ABC):
         """
         checked: Action
         if id(action) in SHARED_IDS:  # one of the engine's own action objects
-            checked = cast(Action, action)
+            checked = action  # type: ignore[assignment]  # (no typing.cast call here)
         elif isinstance(action, str):
             checked = self.game.parse_action(action)
         else:  # an object built elsewhere: check it is a well-formed Action
