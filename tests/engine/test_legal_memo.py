@@ -89,7 +89,7 @@ def test_a_changed_hand_or_trick_is_another_position():
     hands = {0: "2C", 1: "3H 3D"}
     state = game.position(hands=hands, trick=[(0, "4H")], to_act=1)
     assert [str(a) for a in state.legal_actions()] == ["play 3H"]
-    state.trick.plays[0] = (0, Card.parse("4D"))  # the led card changed in place
+    state.trick.plays = [(0, Card.parse("4D"))]  # another led card
     with pytest.raises(IllegalAction):  # now diamonds must be followed
         state.apply(PLAY_OF[Card.parse("3H")])
     state.apply(PLAY_OF[Card.parse("3D")])
