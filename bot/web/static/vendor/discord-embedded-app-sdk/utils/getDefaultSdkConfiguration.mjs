@@ -1,0 +1,7 @@
+function getDefaultSdkConfiguration() {
+    return {
+        disableConsoleLogOverride: false,
+    };
+}
+
+export { getDefaultSdkConfiguration as default };
