@@ -18,6 +18,8 @@ const app = {
   session: null,
   user: null,
   lang: "en",
+  wordsLang: "en", // the language of the words in use (English until `welcome`)
+  startLang: null,
   target: null, // {table: id} | {replay: id} | null (start screen)
   frame: null,
   replayFrame: null,
@@ -65,8 +67,11 @@ async function login() {
 }
 
 function hello() {
-  if (!app.target || !app.session) return null;
+  if (!app.session) return null;
+  // without a table or replay the server answers with `welcome` only: the
+  // start screen's words
   const frame = { type: "hello", session: app.session, lang: app.lang };
+  if (!app.target) return frame;
   if (app.target.replay !== undefined) frame.replay = app.target.replay;
   else frame.table = app.target.table;
   return frame;
@@ -142,10 +147,12 @@ function onFrame(frame) {
     case "welcome":
       setWords(frame.words);
       if (frame.lang) document.documentElement.lang = frame.lang;
+      app.wordsLang = frame.lang || app.wordsLang;
       app.user = frame.user || app.user;
       relabel();
       if (app.frame) app.view.render(app.frame);
       else if (app.replayFrame) app.view.render(app.replayFrame, true);
+      else if (!app.target && wordsChanged(frame)) drawStart();
       break;
     case "state":
       if (!app.target || app.target.table !== frame.table) return;
@@ -179,6 +186,16 @@ function onFrame(frame) {
     default:
       break;
   }
+}
+
+function drawStart() {
+  show("start");
+  app.startLang = app.wordsLang;
+  renderStart($("#start"), app.config, app.session, (where) => navigate(where));
+}
+
+function wordsChanged(frame) {
+  return app.wordsLang !== app.startLang;
 }
 
 let relogging = false;
@@ -227,13 +244,12 @@ function navigate(target, push = true) {
     history.pushState(null, "", url);
   }
   $("#home").hidden = app.config.mode !== "local" || !target;
+  app.conn.rehello();
   if (!target) {
-    show("start");
-    renderStart($("#start"), app.config, app.session, (t2) => navigate(t2));
+    drawStart();
     return;
   }
   showMessage(t("connecting"));
-  app.conn.rehello();
 }
 
 function targetFromUrl() {

@@ -8,6 +8,20 @@ import { t } from "./words.js";
 
 const STRAIN_ORDER = ["C", "D", "H", "S", "NT"];
 
+/** An auction call or contract as people write it: "bid 8 H" -> "8 ♥", "9 D contra" -> "9 ♦ contra". */
+export function callText(text) {
+  if (!text) return "";
+  return String(text)
+    .split(" ")
+    .filter((w) => w !== "bid")
+    .map((w) => {
+      if (w.length === 1 && "SHDC".includes(w)) return suitSymbol(w);
+      if (["NT", "pass", "contra", "recontra", "capot", "backalley"].includes(w)) return t("bid." + w);
+      return w;
+    })
+    .join(" ");
+}
+
 /** True for an action a card click sends (one card, "play X"). */
 export function isSingleCardPlay(action) {
   return /^play \S+$/.test(action);
@@ -63,7 +77,9 @@ export function renderControls(box, view, onAct, state) {
   }
   box.hidden = false;
   const strainBids = others.map(strainBid).filter(Boolean);
-  if (strainBids.length) {
+  // Blot's bazar stays one panel for its whole length, also when only
+  // pass / contra / recontra are left
+  if (strainBids.length || (view.game === "blot" && view.phase === "auction")) {
     box.append(auctionPanel(view, strainBids, others, onAct, state));
     return;
   }
@@ -94,7 +110,7 @@ function auctionPanel(view, bids, legal, onAct, state) {
   if (standing) {
     const s = document.createElement("span");
     s.className = "standing";
-    s.textContent = `${t("standing_bid")}: ${standing}`;
+    s.textContent = `${t("standing_bid")}: ${callText(standing)}`;
     head.append(s);
   }
   panel.append(head);
@@ -130,7 +146,12 @@ function auctionPanel(view, bids, legal, onAct, state) {
   capotRow.append(capot, document.createTextNode(" " + t("bid.capot")));
   panel.append(capotRow);
 
+  if (!levels.length) {
+    levelRow.hidden = true;
+    capotRow.hidden = true;
+  }
   const fill = () => {
+    if (!levels.length) return;
     const level = state.level;
     shown.textContent = String(level);
     const i = levels.indexOf(level);

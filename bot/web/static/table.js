@@ -4,7 +4,7 @@
 // (the server's view(seat)); the only "decision" here is which of the
 // server's `legal` strings a click sends.
 import { backElement, cardElement, cardLabel, cardShort, displayOrder, suitSymbol } from "./cards.js";
-import { isSingleCardPlay, renderControls } from "./controls.js";
+import { callText, renderControls } from "./controls.js";
 import { t } from "./words.js";
 
 const TRICK_GAMES = new Set(["callbreak", "batak", "blot", "backalley"]);
@@ -157,7 +157,7 @@ export class TableView {
     }
     if (view.contract) {
       const who = view.declarer !== null && view.declarer !== undefined ? ` · ${this._name(view.declarer)}` : "";
-      parts.push(el("span", "contract", `${t("contract")}: ${view.contract}${who}`));
+      parts.push(el("span", "contract", `${t("contract")}: ${callText(view.contract)}${who}`));
     }
     if (view.trump) parts.push(el("span", "trump", `${t("trump")}: ${trumpText(view.trump)}`));
     if (view.requirement && game === "ladder") {
@@ -185,7 +185,6 @@ export class TableView {
       const p = this.names[seat] || {};
       const head = el("div", "name");
       head.append(el("span", "who", this._name(seat)));
-      if (p.ai) head.append(el("span", "tag ai", t("ai")));
       if (p.away) head.append(el("span", "tag away", t("away")));
       if (view.dealer === seat) head.append(el("span", "tag dealer", "D"));
       if (view.declarer === seat) head.append(el("span", "tag decl", "★"));
@@ -311,7 +310,7 @@ export class TableView {
       const list = el("ol", "");
       for (const [seat, call] of view.auction.slice(-8)) {
         const li = el("li", "");
-        li.append(el("span", "who", this._name(seat)), el("span", "call", call));
+        li.append(el("span", "who", this._name(seat)), el("span", "call", callText(call)));
         list.append(li);
       }
       box.append(list);
