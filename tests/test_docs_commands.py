@@ -48,7 +48,7 @@ RUN_TIMEOUT = 180
 #: a bot token shaped like a real one (doctor checks the shape; never sent anywhere)
 FAKE_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4OTA.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
 #: variables a command may set that are not settings of the bot
-OTHER_VARIABLES = {"CARDTABLE_TEST_POSTGRES_URL"}
+OTHER_VARIABLES = {"CARDTABLE_TEST_POSTGRES_URL", "CARDTABLE_SCREENSHOTS"}
 PLACEHOLDER = re.compile(r"<[^>]+>|\[[^\]]*\]|\.\.\.|\bPASSWORD\b")
 
 

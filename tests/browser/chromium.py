@@ -74,7 +74,9 @@ def find_chromium() -> tuple[str, str] | str:
     browser = _which(CHROMIUM_NAMES, "CARDTABLE_CHROMIUM")
     driver = _which(DRIVER_NAMES, "CARDTABLE_CHROMEDRIVER")
     if browser is None or driver is None:
-        return "Chromium and chromedriver are not installed (apt-get install chromium chromium-driver)"
+        return (
+            "Chromium and chromedriver are not installed (apt-get install chromium chromium-driver)"
+        )
     return browser, driver
 
 
@@ -139,7 +141,9 @@ class Browser:
         from selenium.webdriver.common.action_chains import ActionChains
 
         offset = self.js(_VISIBLE_POINT, element)
-        assert offset is not None, f"nothing of {element.get_attribute('outerHTML')[:80]} is visible"
+        assert offset is not None, (
+            f"nothing of {element.get_attribute('outerHTML')[:80]} is visible"
+        )
         ActionChains(self.driver).move_to_element_with_offset(element, *offset).click().perform()
 
     def keys(self, *keys: str) -> None:
@@ -171,7 +175,9 @@ class Browser:
             shutil.rmtree(self.profile, ignore_errors=True)
 
 
-def launch(paths: tuple[str, str], width: int = 1280, height: int = 800, script: str = "") -> Browser:
+def launch(
+    paths: tuple[str, str], width: int = 1280, height: int = 800, script: str = ""
+) -> Browser:
     """A new headless Chromium with an empty profile; ``script`` runs in every
     page before the page's own scripts (the fake Discord SDK)."""
     os.environ["SE_OFFLINE"] = "true"  # Selenium Manager: never fetch anything

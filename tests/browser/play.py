@@ -19,7 +19,9 @@ def shown_state(b: Browser) -> dict[str, Any]:
 
 
 def my_turn(b: Browser) -> bool:
-    return b.body("myturn") == "1" and "pending" not in (b.js("return document.querySelector('#table').className") or "")
+    return b.body("myturn") == "1" and "pending" not in (
+        b.js("return document.querySelector('#table').className") or ""
+    )
 
 
 def hand_cards(b: Browser) -> list[str]:

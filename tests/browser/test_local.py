@@ -40,16 +40,24 @@ def test_a_whole_callbreak_match_by_clicking_cards(server, browser, shots: Path)
             start = order.index(stop.get_attribute("data-card"))
             playable = set(frame["view"]["playable"])
             step = next(
-                (k for k in range(1, len(order)) if order[(start + k) % len(order)] in playable
-                 and start + k < len(order)),
+                (
+                    k
+                    for k in range(1, len(order))
+                    if order[(start + k) % len(order)] in playable and start + k < len(order)
+                ),
                 0,
             )
             b.keys(*(["\ue014"] * step), "\ue007")  # ArrowRight x step, Enter
-            b.wait(lambda: b.body("seq") != str(frame["seq"]), what="the keyboard move")
+            seq = str(frame["seq"])
+            b.wait(lambda s=seq: b.body("seq") != s, what="the keyboard move")
             moves.append(f"play {order[start + step]}")
             keyboard = True
             continue
-        if not pictures and len(b.css("#middle .trick:not(.done) .play")) >= 2 and not b.css("#controls button.act"):
+        if (
+            not pictures
+            and len(b.css("#middle .trick:not(.done) .play")) >= 2
+            and not b.css("#controls button.act")
+        ):
             b.screenshot(shots / "web-table.png")
             b.resize(390, 844)
             b.wait(lambda: b.js("return innerWidth") <= 390, what="phone width")
@@ -83,12 +91,15 @@ def test_blot_auction_through_the_panel(server, browser, shots: Path):
     up.click()
     assert int(b.css(".auction-panel .level-value")[0].text) == level + 2
     strains = b.css(".auction-panel .strain")
-    assert strains and all(s.get_attribute("data-action") in frame["view"]["legal"] for s in strains)
+    assert strains and all(
+        s.get_attribute("data-action") in frame["view"]["legal"] for s in strains
+    )
     action = strains[-1].get_attribute("data-action")
     assert action.startswith(f"bid {level + 2} ")
     strains[-1].click()
     b.wait(lambda: b.body("seq") != str(frame["seq"]), what="the bid to land")
     assert action in srv.log(table)
+
     # from then on: pass through the panel until the bazar closes
     def bazar_open() -> bool:
         return shown_state(b)["view"]["phase"] == "auction"
