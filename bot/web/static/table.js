@@ -206,12 +206,10 @@ export class TableView {
       }
       // Ladder: everyone's shown cards face up, hidden ones as backs
       if (view.game === "ladder" && seat !== me) {
-        const table = el("div", "ladder-table");
-        table.append(cardRow((view.shown || [])[seat] || [], "mini"));
-        const hid = el("div", "cards mini");
-        for (let i = 0; i < ((view.hidden || [])[seat] || 0); i++) hid.append(backElement());
-        table.append(hid);
-        box.append(table);
+        // one row: the shown cards face up, then the hidden ones as backs
+        const row = cardRow((view.shown || [])[seat] || [], "mini ladder-table");
+        for (let i = 0; i < ((view.hidden || [])[seat] || 0); i++) row.append(backElement());
+        box.append(row);
       }
       // a replay shows every hand
       const hands = frame.hands;
