@@ -74,6 +74,19 @@ def test_a_whole_callbreak_match_by_clicking_cards(server, browser, shots: Path)
     assert result.is_displayed() and "The match is over." in result.text
     assert b.css("#side .scores li")
     assert check_frames(b.drain(), table, srv.replayer(table), 0) >= 14
+    # the replay: every hand face up, stepped with the arrow keys
+    [replay] = [x for x in b.css("#result button") if x.text == "Replay"]
+    replay.click()
+    b.wait(
+        lambda: b.body("status") == "replay" and b.css("#replay-bar:not([hidden])"), what="replay"
+    )
+    assert b.css("#replay-pos")[0].text == "Move 0 of 56"
+    assert len(b.css("#felt .seat .cards.mini .card")) == 52  # all four hands, as dealt
+    b.keys("\ue014", "\ue014")  # ArrowRight twice
+    b.wait(lambda: b.css("#replay-pos")[0].text == "Move 2 of 56", what="two steps")
+    assert b.css("#replay-move")[0].text == log[1]
+    b.css("#replay-last")[0].click()
+    b.wait(lambda: b.css("#replay-pos")[0].text == "Move 56 of 56", what="the end")
     assert not b.console_errors()
 
 
@@ -129,6 +142,16 @@ def test_the_start_screen_opens_a_game_against_the_ai(server, browser):
     assert len(b.css("#felt .seat")) == 4
     b.css("#home")[0].click()
     b.wait(lambda: b.css(".table-list li"), what="the table in the list")
+    # another language from the picker: the server's words for it, at once
+    from selenium.webdriver.support.select import Select
+
+    from bot.web.words import words_in
+
+    Select(b.css("#lang")[0]).select_by_value("tr")
+    turkish = words_in("tr")
+    b.wait(lambda: b.css(".games h2")[0].text == turkish["choose_game"], what="Turkish")
+    assert b.css("button.start")[0].text == turkish["play_vs_ai"]
+    assert "lang=tr" in b.driver.current_url
     assert not b.console_errors()
 
 

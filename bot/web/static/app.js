@@ -29,6 +29,32 @@ const app = {
 // read by the browser tests and handy in the console; changing it changes nothing on the server
 window.cardTable = app;
 
+// each language in its own words (bot/i18n NATIVE_NAMES), for the picker
+const NATIVE = { en: "English", tr: "Türkçe", hy: "Հայերեն", ne: "नेपाली", hi: "हिन्दी" };
+
+function languagePicker() {
+  const select = $("#lang");
+  const langs = app.config.languages || ["en"];
+  select.replaceChildren(
+    ...langs.map((code) => {
+      const o = document.createElement("option");
+      o.value = code;
+      o.textContent = NATIVE[code] || code;
+      return o;
+    }),
+  );
+  select.value = app.lang;
+  select.hidden = langs.length < 2;
+  select.addEventListener("change", () => {
+    app.lang = select.value;
+    const url = new URL(location.href);
+    url.searchParams.set("lang", app.lang);
+    history.replaceState(null, "", url);
+    // the server answers a hello in another language with `welcome` and the words
+    app.conn.rehello();
+  });
+}
+
 function pickLang(config) {
   const langs = config.languages || ["en"];
   const asked = params.get("lang");
@@ -139,7 +165,14 @@ function replayStep(to) {
   const f = app.replayFrame;
   if (!f) return;
   const total = f.total ?? 0;
-  app.conn.send({ type: "replay_step", to: Math.max(0, Math.min(total, to)) });
+  app.replayWant = Math.max(0, Math.min(total, to));
+  app.conn.send({ type: "replay_step", to: app.replayWant });
+}
+
+/** Where the replay is going: the last step asked for (keys pressed quickly
+ * add up), else where it is. */
+function replayAt() {
+  return app.replayWant ?? app.replayFrame?.at ?? 0;
 }
 
 function onFrame(frame) {
@@ -232,6 +265,7 @@ function relabel() {
   $("#replay-next").setAttribute("aria-label", t("next"));
   $("#conn").textContent = document.body.dataset.conn === "open" ? "" : t(document.body.dataset.conn || "connecting");
   $("#home").textContent = t("back_to_tables");
+  $("#lang").setAttribute("aria-label", t("language"));
 }
 
 /** Open a table, a replay, or (null) the start screen; the URL follows. */
@@ -239,6 +273,7 @@ function navigate(target, push = true) {
   app.target = target;
   app.frame = null;
   app.replayFrame = null;
+  app.replayWant = null;
   $("#result").hidden = true;
   if (push) {
     const url = new URL(location.href);
@@ -279,14 +314,14 @@ async function discordTarget() {
 async function boot() {
   app.view = new TableView($("#table"), act);
   $("#replay-first").addEventListener("click", () => replayStep(0));
-  $("#replay-prev").addEventListener("click", () => replayStep((app.replayFrame?.at ?? 0) - 1));
-  $("#replay-next").addEventListener("click", () => replayStep((app.replayFrame?.at ?? 0) + 1));
+  $("#replay-prev").addEventListener("click", () => replayStep(replayAt() - 1));
+  $("#replay-next").addEventListener("click", () => replayStep(replayAt() + 1));
   $("#replay-last").addEventListener("click", () => replayStep(app.replayFrame?.total ?? 0));
   $("#home").addEventListener("click", () => navigate(null));
   document.addEventListener("keydown", (ev) => {
     if (!app.replayFrame || ev.target.closest("input, select, textarea")) return;
-    if (ev.key === "ArrowLeft") replayStep(app.replayFrame.at - 1);
-    if (ev.key === "ArrowRight") replayStep(app.replayFrame.at + 1);
+    if (ev.key === "ArrowLeft") replayStep(replayAt() - 1);
+    if (ev.key === "ArrowRight") replayStep(replayAt() + 1);
   });
   window.addEventListener("popstate", () => navigate(targetFromUrl(), false));
   setStatus("connecting");
@@ -301,6 +336,7 @@ async function boot() {
   }
   app.conn = new Connection({ onFrame, onStatus: setStatus, hello });
   app.conn.start();
+  languagePicker();
   let target = targetFromUrl();
   if (!target && app.config.mode === "discord") target = await discordTarget();
   if (!target && app.config.mode === "discord") {
