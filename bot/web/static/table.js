@@ -151,6 +151,7 @@ export class TableView {
     const game = frame.game || view.game;
     const title = t("game." + game);
     parts.push(el("strong", "game", title));
+    this.felt.setAttribute("aria-label", title);
     if (view.round_number) {
       const key = game === "ladder" ? "ladder_game" : "deal";
       parts.push(el("span", "round", t(key, { number: view.round_number })));
