@@ -111,8 +111,10 @@ class ServerThread:
         mode: str = "local",
         port: int | None = None,
         discord: FakeDiscord | None = None,
+        turn_seconds: int = 0,
     ) -> None:
         self.db_path = db_path
+        self.turn_seconds = turn_seconds
         self.mode = mode
         self.port = port or free_port()
         self.discord = discord
@@ -141,7 +143,10 @@ class ServerThread:
         await store.migrate()
         self._store = store
         self.service = TableService(
-            store, turn_seconds_default=0, ai_budget_ms=20, max_open_per_host=None
+            store,
+            turn_seconds_default=self.turn_seconds,
+            ai_budget_ms=20,
+            max_open_per_host=None,
         )
         auth = None
         if self.mode == "discord":

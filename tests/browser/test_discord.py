@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 from bot.services.actor import Actor
@@ -54,7 +55,8 @@ def _open(b: Any, url: str) -> None:
 
 
 def test_two_people_at_two_seats_and_a_spectator(server, browser):
-    srv = server("discord", discord=discord())
+    # a turn timer, as on Discord (its deadline is shown, never fired here)
+    srv = server("discord", discord=discord(), turn_seconds=90)
     table = srv.table(
         person(ANA, "Ana"), "callbreak", options={"rounds": 1}, seed=4, join=(person(BEN, "Ben"),)
     )
@@ -72,6 +74,14 @@ def test_two_people_at_two_seats_and_a_spectator(server, browser):
     # the spectator has no hand and no controls, and says so
     assert not cem.css("#hand .card") and not cem.css("#controls button")
     assert "watching" in cem.css("#facts")[0].text
+    # the seat to act glows, with the seconds left of the server's deadline
+    to_act = shown_state(cem)["view"]["to_act"]
+    for b in (ana, ben, cem):
+        [glowing] = b.css("#felt .seat.turn")
+        assert glowing.get_attribute("data-seat") == str(to_act)
+        b.wait(lambda b=b: re.fullmatch(r"\d+ s left", b.css("#timer")[0].text), what="timer")
+        left = int(b.css("#timer")[0].text.split()[0])
+        assert 60 < left <= 90
     rng = random.Random(5)
     seen_in_other = False
     while len(srv.log(table)) < 4 + 12:  # the bids and three tricks

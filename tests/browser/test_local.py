@@ -64,6 +64,10 @@ def test_a_whole_callbreak_match_by_clicking_cards(server, browser, shots: Path)
             b.screenshot(shots / "web-table-phone.png")
             b.resize(1280, 800)
             pictures = True
+        if not moves:
+            # every card of the hand is named for a screen reader
+            labels = [c.get_attribute("aria-label") for c in b.css("#hand .card")]
+            assert len(labels) == 13 and all(" of " in x for x in labels), labels
         moves.append(take_turn(b, rng, prefer="bid 3"))
     assert keyboard and pictures
     log = srv.log(table)
