@@ -165,6 +165,11 @@ export class TableView {
       parts.push(el("span", "req", t("next_play", { requirement: view.requirement })));
     }
     if (frame.seat === null && !this.replay) parts.push(el("span", "badge", t("watching")));
+    if (!this.replay && !view.is_over && view.to_act !== null && view.to_act !== undefined) {
+      const mine = (view.legal || []).length > 0;
+      const note = mine ? t("your_turn") : t("waiting_for", { name: this._name(view.to_act) });
+      parts.push(el("span", mine ? "turn-note mine" : "turn-note", note));
+    }
     this.facts.replaceChildren(...parts);
   }
 
@@ -202,6 +207,8 @@ export class TableView {
         line.push(t("cards_left", { number: view.hand_counts[seat] }));
       }
       if (line.length) box.append(el("div", "line", line.join(" · ")));
+      box.setAttribute("role", "group");
+      box.setAttribute("aria-label", [this._name(seat), ...line].join(", "));
       if (view.to_act === seat && frame.deadline && !view.is_over) {
         box.append(el("div", "clock", ""));
       }
