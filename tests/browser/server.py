@@ -1,7 +1,8 @@
 """The real web table (bot/web) for the browser tests: its aiohttp app on
 127.0.0.1, a real ``TableService`` on a SQLite file, run on an event loop in
-a thread of its own (selenium blocks the test's thread), plus a fake of the
-few Discord HTTP endpoints the Activity's login asks (``DISCORD_API_BASE``).
+a thread of its own (selenium blocks the test's thread), plus the fake of the
+Discord HTTP endpoints the Activity's login asks (tests/web/fake_discord.py,
+served at what ``DISCORD_API_BASE`` would say).
 
 The tests seat people and make tables through the service itself, as the
 Discord bot would; the browsers only do what a person does.
@@ -13,7 +14,6 @@ import asyncio
 import socket
 import threading
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from aiohttp import web
@@ -22,83 +22,15 @@ from bot.db.repositories import Store
 from bot.services.actor import Actor
 from bot.services.tables import TableService
 from bot.web.app import WebConfig, WebServer, make_app
-from bot.web.auth import DiscordAuth
+from tests.web.fake_discord import APP_ID, FakeDiscordApi, auth_for
 
 T = TypeVar("T")
-CLIENT_ID = "424242"
 
 
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-@dataclass(frozen=True)
-class Instance:
-    """A running Activity instance: where it runs and who is in it."""
-
-    guild_id: int
-    channel_id: int
-    users: tuple[int, ...]
-
-
-@dataclass
-class FakeDiscord:
-    """Discord's token exchange, ``/users/@me``, the Activity instance and the
-    guild member, for the users and instances the test names. An OAuth2 code
-    is ``code-<user id>``."""
-
-    names: dict[int, str] = field(default_factory=dict)
-    instances: dict[str, Instance] = field(default_factory=dict)
-
-    def app(self) -> web.Application:
-        app = web.Application()
-        app.router.add_post("/oauth2/token", self.token)
-        app.router.add_get("/users/@me", self.me)
-        app.router.add_get("/applications/{app}/activity-instances/{instance}", self.instance)
-        app.router.add_get("/guilds/{guild}/members/{user}", self.member)
-        return app
-
-    async def token(self, request: web.Request) -> web.Response:
-        form = await request.post()
-        code = str(form.get("code", ""))
-        user = code.removeprefix("code-")
-        if not user.isdecimal() or int(user) not in self.names:
-            return web.json_response({"error": "invalid_grant"}, status=400)
-        return web.json_response({"access_token": f"token-{user}", "token_type": "Bearer"})
-
-    def _user(self, request: web.Request) -> int | None:
-        bearer = request.headers.get("Authorization", "").removeprefix("Bearer token-")
-        return int(bearer) if bearer.isdecimal() else None
-
-    async def me(self, request: web.Request) -> web.Response:
-        user = self._user(request)
-        if user is None or user not in self.names:
-            return web.json_response({"message": "401: Unauthorized"}, status=401)
-        return web.json_response({"id": str(user), "username": self.names[user]})
-
-    async def instance(self, request: web.Request) -> web.Response:
-        if request.match_info["app"] != CLIENT_ID or not request.headers.get(
-            "Authorization", ""
-        ).startswith("Bot "):
-            return web.json_response({"message": "403: Forbidden"}, status=403)
-        found = self.instances.get(request.match_info["instance"])
-        if found is None:
-            return web.json_response({"message": "Unknown"}, status=404)
-        return web.json_response(
-            {
-                "instance_id": request.match_info["instance"],
-                "users": [str(u) for u in found.users],
-                "location": {"guild_id": str(found.guild_id), "channel_id": str(found.channel_id)},
-            }
-        )
-
-    async def member(self, request: web.Request) -> web.Response:
-        guild, user = int(request.match_info["guild"]), int(request.match_info["user"])
-        if any(i.guild_id == guild and user in i.users for i in self.instances.values()):
-            return web.json_response({"roles": [], "nick": None})
-        return web.json_response({"message": "Unknown Member"}, status=404)
 
 
 class ServerThread:
@@ -110,7 +42,7 @@ class ServerThread:
         *,
         mode: str = "local",
         port: int | None = None,
-        discord: FakeDiscord | None = None,
+        discord: FakeDiscordApi | None = None,
         turn_seconds: int = 0,
     ) -> None:
         self.db_path = db_path
@@ -156,13 +88,8 @@ class ServerThread:
             fake_port = free_port()
             await web.TCPSite(fake, "127.0.0.1", fake_port).start()
             self._fake = fake
-            auth = DiscordAuth(
-                f"http://127.0.0.1:{fake_port}",
-                client_id=lambda: CLIENT_ID,
-                client_secret="secret",
-                bot_token="bot-token",
-            )
-        app = make_app(self.service, WebConfig(self.mode, client_id=CLIENT_ID), auth=auth)
+            auth = auth_for(f"http://127.0.0.1:{fake_port}")
+        app = make_app(self.service, WebConfig(self.mode, client_id=APP_ID), auth=auth)
         await self.service.start(dispatch_deadlines=False)
         self._server = WebServer(app, "127.0.0.1", self.port)
         await self._server.start()
