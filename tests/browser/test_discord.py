@@ -78,11 +78,16 @@ def test_two_people_at_two_seats_and_a_spectator(server, browser):
     # the spectator has no hand and no controls, and says so
     assert not cem.css("#hand .card") and not cem.css("#controls button")
     assert "watching" in cem.css("#facts")[0].text
-    # the seat to act glows, with the seconds left of the server's deadline
-    to_act = shown_state(cem)["view"]["to_act"]
+
+    # the seat to act glows, with the seconds left of the server's deadline (each page
+    # is looked at on its own: the AI seats may move between two pages' updates)
+    def glowing_is_to_act(b: Any) -> bool:
+        glowing = b.css("#felt .seat.turn")
+        to_act = shown_state(b)["view"]["to_act"]
+        return len(glowing) == 1 and glowing[0].get_attribute("data-seat") == str(to_act)
+
     for b in (ana, ben, cem):
-        [glowing] = b.css("#felt .seat.turn")
-        assert glowing.get_attribute("data-seat") == str(to_act)
+        b.wait(lambda b=b: glowing_is_to_act(b), what="the seat to act to glow")
         b.wait(lambda b=b: re.fullmatch(r"\d+ s left", b.css("#timer")[0].text), what="timer")
         left = int(b.css("#timer")[0].text.split()[0])
         assert 60 < left <= 90
