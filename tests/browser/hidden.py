@@ -50,13 +50,16 @@ def card_tokens(value: Any) -> set[str]:
 
 
 def unseen_cards(state: Any, seat: int | None) -> set[str]:
-    """The cards in other seats' hands that ``seat``'s view does not show."""
+    """The cards in other seats' hands, and Ladder's hidden cards (the seat's
+    own included: they are played blind), that ``seat``'s view does not show."""
     view = state.view(seat)
     visible = {str(c) for c in view.visible_cards()}
     others: set[str] = set()
     for other in range(view.num_seats):
         if other != seat:
             others |= {str(c) for c in state.view(other).hand}
+    for row in getattr(state, "hidden", None) or ():
+        others |= {str(c) for c in row if c is not None}
     return others - visible
 
 

@@ -51,7 +51,19 @@ def take_turn(b: Browser, rng: random.Random, prefer: str | None = None) -> str:
         assert {c.get_attribute("data-card") for c in raised} == set(view["playable"])
         assert len(raised) + len(dimmed) == len(view["hand"])
         card = rng.choice(raised)
-        action = f"play {card.get_attribute('data-card')}"
+        name = card.get_attribute("data-card")
+        action = f"play {name}"
         b.click(card)
+        # Ladder: a card that starts several plays is selected first, and the
+        # Play button of the selection sends the one legal play it names
+        b.wait(
+            lambda: b.body("seq") != str(seq) or b.css(".play-selection:not([disabled])"),
+            what=f"{name} to be played or selected",
+        )
+        if b.body("seq") == str(seq):
+            [play] = b.css(".play-selection:not([disabled])")
+            action = play.get_attribute("data-action")
+            assert action == f"play {name}" and action in view["legal"]
+            play.click()
     b.wait(lambda: b.body("seq") != str(seq), what=f"move {seq} ({action}) to land")
     return action

@@ -41,3 +41,10 @@ def test_a_frame_naming_another_seats_card_is_caught():
             check_frames([leak], 1, at, seat)  # type: ignore[arg-type]
     with pytest.raises(AssertionError, match="reached seat"):
         check_frames([frame(1, hand=[])], 1, at, 0)
+
+
+def test_ladders_hidden_cards_are_unseen_even_by_their_owner():
+    state = get_game("ladder").new_match(seed=2)
+    own_hidden = str(state.hidden[0][0])
+    with pytest.raises(AssertionError, match=own_hidden):
+        check_frames([frame(0, hand=[], extra={"x": own_hidden})], 1, lambda seq: state, 0)

@@ -186,3 +186,35 @@ def test_a_reconnect_after_the_server_restarts_shows_the_same_view(server, brows
     action = take_turn(b, rng)
     assert again.log(table)[before["seq"]] == action
     assert check_frames(b.drain(), table, again.replayer(table), 0) >= 3
+
+
+def test_ladder_shows_the_pile_and_the_shown_and_hidden_cards(server, browser):
+    srv = server()
+    table = srv.table(YOU, "ladder", seed=8)
+    b = browser()
+    _open(b, f"{srv.url}?table={table}")
+    rng = random.Random(4)
+    mine = 0
+    while mine < 6 and b.body("status") != "finished":
+        b.wait(lambda: my_turn(b) or b.body("status") == "finished", 30, "my turn")
+        if b.body("status") == "finished":
+            break
+        view = shown_state(b)["view"]
+        # every other seat's shown cards face up and its hidden ones face down
+        for seat in (1, 2, 3):
+            box = b.css(f"#felt .seat[data-seat='{seat}']")[0]
+            faces = [
+                c.get_attribute("data-card")
+                for c in box.find_elements("css selector", ".card:not(.back)")
+            ]
+            backs = box.find_elements("css selector", ".card.back")
+            assert faces == view["shown"][seat] and len(backs) == view["hidden"][seat]
+        # the pile's top cards, and my own table cards under the bar
+        top = [c.get_attribute("data-card") for c in b.css("#middle .pile .card")]
+        assert top == view["pile"][-5:]
+        assert len(b.css("#mine .hidden-row .card.back")) == view["hidden"][0]
+        take_turn(b, rng, prefer="pickup" if rng.random() < 0.2 else None)
+        mine += 1
+    assert mine == 6 or b.body("status") == "finished"
+    assert check_frames(b.drain(), table, srv.replayer(table), 0) >= 6
+    assert not b.console_errors()
