@@ -93,8 +93,13 @@ async def _serve(conn: Any, tables: int, game: str, folder: str) -> None:
     conn.send({"lags": lags, "cpu": cpu})
 
 
-def serve(conn: Any, tables: int, game: str, folder: str) -> None:
-    asyncio.run(_serve(conn, tables, game, folder))
+def serve(conn: Any, tables: int, game: str, folder: str, profile: str | None = None) -> None:
+    if profile is None:
+        asyncio.run(_serve(conn, tables, game, folder))
+        return
+    import cProfile
+
+    cProfile.runctx("asyncio.run(_serve(conn, tables, game, folder))", globals(), locals(), profile)
 
 
 # -- the clients (this process) ----------------------------------------------------------------
@@ -211,11 +216,14 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=0.5, help="mean thinking time (s)")
     parser.add_argument("--game", default="callbreak")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", default=None, help="write the server's cProfile stats here")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         ours, theirs = multiprocessing.Pipe()
         server = multiprocessing.Process(
-            target=serve, args=(theirs, args.tables, args.game, folder), daemon=True
+            target=serve,
+            args=(theirs, args.tables, args.game, folder, args.profile),
+            daemon=True,
         )
         server.start()
         ready = ours.recv()

@@ -17,6 +17,7 @@ from bot.i18n import t
 from bot.i18n.terms import seat_display_name
 from bot.render.text import render_ranking
 from bot.services.actor import Actor
+from bot.services.errors import NotSeated, WrongStatus
 from bot.services.history import ReplayedMatch
 from bot.services.models import ResultInfo, SeatInfo, TableInfo
 from bot.services.watching import spectator_view
@@ -60,18 +61,30 @@ def result_json(
 
 
 async def table_state(
-    service: Any, table_id: int, actor: Actor, results: ResultInfo | None = None
+    service: Any,
+    table_id: int,
+    actor: Actor,
+    results: ResultInfo | None = None,
+    seated: bool = False,
 ) -> JsonDict:
     """The ``state`` frame of ``table_id`` for ``actor``; a ``ServiceError``
-    when the actor may not see it (another server, a secret board)."""
-    info: TableInfo = await service.get_table(table_id, actor)
-    seat = info.seat_of(actor.user_id)
-    view: Observation | None
-    if seat is not None and info.status != "lobby":
-        private = await service.private_view(table_id, actor)
-        info, view = private.table, private.view
-    else:
+    when the actor may not see it (another server, a secret board).
+    ``seated``: the actor sat at the table at the last frame, so their own
+    view is asked for first (one service call instead of two)."""
+    view: Observation | None = None
+    info: TableInfo | None = None
+    if seated:
+        try:
+            private = await service.private_view(table_id, actor)
+            info, view = private.table, private.view
+        except (NotSeated, WrongStatus):
+            info = None
+    if info is None:
         info, view = await spectator_view(service, table_id, actor)
+        if info.seat_of(actor.user_id) is not None and info.status != "lobby":
+            private = await service.private_view(table_id, actor)
+            info, view = private.table, private.view
+    seat = info.seat_of(actor.user_id)
     names = seat_names(info.seats)
     result = None
     if view is not None and view.is_over:

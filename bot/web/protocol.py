@@ -137,12 +137,21 @@ def parse_frame(data: str | bytes) -> Frame:
 
 
 # -- server -> client -----------------------------------------------------------------------
+_PLAIN = (type(None), bool, int, float, str)
+
+
 def to_json(value: Any) -> Any:
     """An engine value as JSON: cards and actions as their notation, enums
     as their value, tuples as lists, dataclasses (``DealRecord``) as dicts
-    of their fields."""
-    if value is None or isinstance(value, bool | int | float | str):
+    of their fields.  (The common kinds are tested first: this runs for
+    every field of every frame.)"""
+    kind = type(value)
+    if kind in _PLAIN:
         return value
+    if kind is Card or kind is Action:
+        return str(value)
+    if kind is tuple or kind is list:
+        return [to_json(v) for v in value]
     if isinstance(value, Card | Action):
         return str(value)
     if isinstance(value, enum.Enum):
@@ -151,9 +160,10 @@ def to_json(value: Any) -> Any:
         return {str(k): to_json(v) for k, v in value.items()}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, list | tuple | set | frozenset):
-        items = [to_json(v) for v in value]
-        return sorted(items, key=str) if isinstance(value, set | frozenset) else items
+    if isinstance(value, list | tuple):
+        return [to_json(v) for v in value]
+    if isinstance(value, set | frozenset):
+        return sorted((to_json(v) for v in value), key=str)
     return str(value)
 
 

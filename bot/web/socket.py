@@ -122,6 +122,8 @@ class Connection:
         self.lang = ctx.default_lang
         self.table_id: int | None = None
         self.replay: ReplayCursor | None = None
+        #: the actor sat at the open table at the last frame (``table_state``)
+        self.seated = False
         self._outbox: deque[str] = deque()
         self._stale = False
         self._wake = asyncio.Event()
@@ -155,7 +157,11 @@ class Connection:
         with using(self.lang):
             try:
                 results = self.ctx.hub.results.get(table_id)
-                return await table_state(self.ctx.service, table_id, self.actor, results)
+                frame = await table_state(
+                    self.ctx.service, table_id, self.actor, results, self.seated
+                )
+                self.seated = frame["seat"] is not None and frame["view"] is not None
+                return frame
             except EngineError as exc:
                 return service_refusal(exc)
             except Exception:  # a bug must not silence the connection: say busy, log it
@@ -270,6 +276,7 @@ class Connection:
             self.ctx.hub.unwatch(self.table_id, self)
         self.table_id = None
         self.replay = None
+        self.seated = False
         self._stale = False
 
     async def _act(self, frame: Act) -> None:
