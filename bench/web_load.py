@@ -1,6 +1,7 @@
 """The web table under load: 200 WebSocket clients on one server process.
 
 python bench/web_load.py [--tables 50] [--seconds 30] [--think 0.5] [--game callbreak]
+                         [--synchronous FULL] [--profile FILE]
 
 The server (a child process: the real ``bot.web`` app on 127.0.0.1 over
 TCP, its own ``TableService`` on a temporary SQLite file) holds
@@ -15,6 +16,8 @@ Printed:
   receiving the ``state`` with the new ``seq`` (p50, p99, max);
 * every other seat's update: from the send to each other seat of the
   table receiving a ``state`` at or past that ``seq``;
+* the server's own time for each move in ``TableService.act`` (the lock,
+  the engine's check, the commit: ``ServiceObserver.act_done``);
 * the server's event-loop lag: a 10 ms sleep's overshoot, sampled all run
   long (p50, p99, max), and the server's CPU time;
 * the clients' own loop lag (their delays are inside the figures above).
@@ -46,16 +49,24 @@ SECRET = "bench"
 
 
 # -- the server (child process) ----------------------------------------------------------------
-async def _serve(conn: Any, tables: int, game: str, folder: str) -> None:
+async def _serve(conn: Any, tables: int, game: str, folder: str, sync: str) -> None:
     from bot.db.repositories import Store
     from bot.services.actor import Actor
+    from bot.services.observer import ServiceObserver
     from bot.services.tables import TableService
     from bot.web.app import WebConfig, WebServer, make_app
     from bot.web.auth import Sessions
 
-    store = Store(f"sqlite+aiosqlite:///{folder}/web_load.db")
+    store = Store(f"sqlite+aiosqlite:///{folder}/web_load.db", synchronous=sync)
     await store.migrate()
     service = TableService(store, turn_seconds_default=0, max_open_per_host=None)
+    acts: list[float] = []
+
+    class Observer(ServiceObserver):
+        def act_done(self, game: str, seconds: float) -> None:
+            acts.append(seconds)
+
+    service.observer = Observer()
     await service.start(dispatch_deadlines=False)
     sessions = Sessions(SECRET)
     seats: list[tuple[int, int, str]] = []  # (table, seat, session)
@@ -90,16 +101,21 @@ async def _serve(conn: Any, tables: int, game: str, folder: str) -> None:
     await service.close()
     await store.close()
     cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
-    conn.send({"lags": lags, "cpu": cpu})
+    conn.send({"lags": lags, "cpu": cpu, "acts": acts})
 
 
-def serve(conn: Any, tables: int, game: str, folder: str, profile: str | None = None) -> None:
+def serve(
+    conn: Any, tables: int, game: str, folder: str, sync: str, profile: str | None = None
+) -> None:
+    run = "asyncio.run(_serve(conn, tables, game, folder, sync))"
     if profile is None:
-        asyncio.run(_serve(conn, tables, game, folder))
+        exec(run)
         return
     import cProfile
 
-    cProfile.runctx("asyncio.run(_serve(conn, tables, game, folder))", globals(), locals(), profile)
+    profiler = cProfile.Profile(time.process_time)  # CPU time: the machine is shared
+    profiler.runctx(run, globals(), locals())
+    profiler.dump_stats(profile)
 
 
 # -- the clients (this process) ----------------------------------------------------------------
@@ -216,20 +232,28 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=0.5, help="mean thinking time (s)")
     parser.add_argument("--game", default="callbreak")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--synchronous", default="FULL", help="SQLite: FULL (the default) or NORMAL"
+    )
     parser.add_argument("--profile", default=None, help="write the server's cProfile stats here")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         ours, theirs = multiprocessing.Pipe()
         server = multiprocessing.Process(
             target=serve,
-            args=(theirs, args.tables, args.game, folder, args.profile),
+            args=(theirs, args.tables, args.game, folder, args.synchronous, args.profile),
             daemon=True,
         )
         server.start()
+        while not ours.poll(1):
+            if not server.is_alive():
+                print("the server process failed to start", file=sys.stderr)
+                return 1
         ready = ours.recv()
         print(
             f"{args.tables} tables x 4 = {len(ready['seats'])} clients, {args.game}, "
-            f"think {args.think} s, {args.seconds} s; server pid {server.pid}",
+            f"think {args.think} s, {args.seconds} s, SQLite {args.synchronous}; "
+            f"server pid {server.pid}",
             flush=True,
         )
         began = time.perf_counter()
@@ -241,6 +265,7 @@ def main() -> int:
     print(f"moves sent: {clock.moves} ({clock.moves / args.seconds:.0f}/s); errors: {clock.errors}")
     print(line("move round trip", clock.round_trips))
     print(line("other seats' update", clock.others))
+    print(line("server: TableService.act", stats["acts"]))
     print(line("server event-loop lag", stats["lags"]))
     print(line("clients' event-loop lag", clock.client_lags))  # type: ignore[attr-defined]
     print(f"server CPU: {stats['cpu']:.1f} s over {elapsed:.1f} s ({stats['cpu'] / elapsed:.0%})")

@@ -19,11 +19,12 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine import Action, Card, Observation
+from engine import Action, Card, DealRecord, Observation
 
 #: the largest client frame read (bytes of its UTF-8 text); bigger: ``too_big``
 MAX_FRAME = 4096
@@ -167,11 +168,33 @@ def to_json(value: Any) -> Any:
     return str(value)
 
 
+_FIELDS_OF_VIEW = dataclasses.fields(Observation)
+#: converted deal records by identity (a record is immutable and shared by
+#: every copy of the state and every seat's view: converted once, not per frame)
+_RECORDS: OrderedDict[int, tuple[DealRecord, JsonDict]] = OrderedDict()
+RECORDS_KEPT = 1024
+
+
+def _record_json(record: DealRecord) -> JsonDict:
+    """``to_json(record)``, converted once per record (callers must not change it)."""
+    found = _RECORDS.get(id(record))
+    if found is not None and found[0] is record:
+        return found[1]
+    converted: JsonDict = to_json(record)
+    _RECORDS[id(record)] = (record, converted)
+    while len(_RECORDS) > RECORDS_KEPT:
+        _RECORDS.popitem(last=False)
+    return converted
+
+
 def view_json(view: Observation, label: Callable[[Action], str] | None = None) -> JsonDict:
     """Every field of ``view`` (and nothing else), converted; plus ``legal``
     (the action texts), ``playable`` (the cards of single-card plays) and
     ``labels`` (reader's words for every other legal action, from ``label``)."""
-    out: JsonDict = {f.name: to_json(getattr(view, f.name)) for f in dataclasses.fields(view)}
+    out: JsonDict = {
+        f.name: to_json(getattr(view, f.name)) for f in _FIELDS_OF_VIEW if f.name != "last_deal"
+    }
+    out["last_deal"] = None if view.last_deal is None else _record_json(view.last_deal)
     actions = view.legal_actions
     out["legal"] = [str(a) for a in actions]
     playable: list[str] = []
