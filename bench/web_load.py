@@ -18,6 +18,8 @@ Printed:
   table receiving a ``state`` at or past that ``seq``;
 * the server's own time for each move in ``TableService.act`` (the lock,
   the engine's check, the commit: ``ServiceObserver.act_done``);
+* the server's fan-out: from the service publishing the move to each state
+  frame of it handed to its socket (the web layer's own share);
 * the server's event-loop lag: a 10 ms sleep's overshoot, sampled all run
   long (p50, p99, max), and the server's CPU time;
 * the clients' own loop lag (their delays are inside the figures above).
@@ -35,6 +37,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import resource
 import sys
 import tempfile
@@ -50,6 +53,8 @@ SECRET = "bench"
 
 # -- the server (child process) ----------------------------------------------------------------
 async def _serve(conn: Any, tables: int, game: str, folder: str, sync: str) -> None:
+    from aiohttp import web
+
     from bot.db.repositories import Store
     from bot.services.actor import Actor
     from bot.services.observer import ServiceObserver
@@ -67,6 +72,28 @@ async def _serve(conn: Any, tables: int, game: str, folder: str, sync: str) -> N
             acts.append(seconds)
 
     service.observer = Observer()
+    # the web layer's own share: from the service publishing a move (this
+    # subscriber runs just before the web table's) to each state frame of
+    # that table and seq handed to its socket
+    published: dict[tuple[int, int], float] = {}
+    fanout: list[float] = []
+
+    async def note(update: Any) -> None:
+        published[(update.table.id, update.table.seq)] = time.perf_counter()
+
+    service.subscribe(note)
+    head = re.compile(r'\{"type":"state","table":(\d+),"seq":(\d+)')
+    send_str = web.WebSocketResponse.send_str
+
+    async def timed_send(self: Any, data: str, compress: Any = None) -> None:
+        found = head.match(data)
+        if found is not None:
+            began = published.get((int(found[1]), int(found[2])))
+            if began is not None:
+                fanout.append(time.perf_counter() - began)
+        await send_str(self, data, compress)
+
+    web.WebSocketResponse.send_str = timed_send  # type: ignore[method-assign]
     await service.start(dispatch_deadlines=False)
     sessions = Sessions(SECRET)
     seats: list[tuple[int, int, str]] = []  # (table, seat, session)
@@ -92,6 +119,7 @@ async def _serve(conn: Any, tables: int, game: str, folder: str, sync: str) -> N
     loop.add_reader(conn.fileno(), stop.set)
     watcher = asyncio.create_task(watch_loop())
     cpu0 = resource.getrusage(resource.RUSAGE_SELF)
+    published.clear()  # the tables' starts: read at hello, not pushed
     conn.send({"port": server.port, "seats": seats})
     await stop.wait()
     conn.recv()
@@ -101,7 +129,7 @@ async def _serve(conn: Any, tables: int, game: str, folder: str, sync: str) -> N
     await service.close()
     await store.close()
     cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
-    conn.send({"lags": lags, "cpu": cpu, "acts": acts})
+    conn.send({"lags": lags, "cpu": cpu, "acts": acts, "fanout": fanout})
 
 
 def serve(
@@ -266,6 +294,7 @@ def main() -> int:
     print(line("move round trip", clock.round_trips))
     print(line("other seats' update", clock.others))
     print(line("server: TableService.act", stats["acts"]))
+    print(line("server: publish -> each frame", stats["fanout"]))
     print(line("server event-loop lag", stats["lags"]))
     print(line("clients' event-loop lag", clock.client_lags))  # type: ignore[attr-defined]
     print(f"server CPU: {stats['cpu']:.1f} s over {elapsed:.1f} s ({stats['cpu'] / elapsed:.0%})")
