@@ -1,15 +1,15 @@
-"""Ladder worlds and rollouts on rank counts: the search agent's fast path
-for Ladder (``engine.ai.ladder_search`` keeps the ``MatchState`` one).
+"""Ladder worlds and rollouts on the engine's count table: the search
+agent's fast path for Ladder (``engine.ai.ladder_search`` keeps the
+``MatchState`` one).
 
-Suits never matter in Ladder (rules/ladder.md: a play is equal cards of one
-rank; the requirement and the effects depend on the rank only), so a hand
-is 15 counts indexed by rank, the shown cards too, a hidden slot a rank (0
-when empty) and the pile a list of ranks.  The rules are the engine's
-(``engine.games.ladder.rules``, default settings: an action card may not
-empty the hand, 2 and 3 burn nothing) restated on counts, and the rollout
-player is the Ladder heuristic's rules (``heuristics/ladder.py``) on the
-same counts; ``tests/ai/test_ladder_playouts.py`` checks both against the
-engine and the heuristic move by move.
+The rules are the engine's (``engine.games.ladder.table``: a game on rank
+counts, its legal plays and its turn, which ``LadderState`` itself decides
+with), played with default settings (an action card may not empty the hand,
+2 and 3 burn nothing: the view does not carry the settings).  What is here
+is AI: the rollout player -- the Ladder heuristic's choices
+(``heuristics/ladder.py``) on the table's legal plays; the sampling of
+worlds; the value of a position.  ``tests/ai/test_ladder_playouts.py``
+checks the choices against the heuristic move by move.
 
 A world deals the cards the seat has not seen (the other hands and every
 hidden card) at random; a T's redistribution and a blind hidden pick are
@@ -28,178 +28,45 @@ from engine.ai.rollout import COUNTS
 from engine.core.actions import Action
 from engine.core.cards import standard_deck
 from engine.core.view import Observation
+from engine.games.ladder.requirement import IS_ACTION, Requirement
+from engine.games.ladder.table import (
+    HIDDEN,
+    Table,
+    hidden_slots,
+    plays,
+    source_of,
+    step,
+    turn_of,
+)
 
-ACTION = (False,) * 2 + (True, True) + (False,) * 5 + (True, True) + (False,) * 4
-#: rank -> is an action card (2, 3, 9, T)
-assert [r for r in range(15) if ACTION[r]] == [2, 3, 9, 10]
 #: ``heuristics.ladder.ACTION_PREFERENCE``: the order action ranks are shed in
 PREFERENCE = {2: 0, 9: 1, 3: 2, 10: 3}
-#: requirement codes: 0 = ANY, v = MIN v, MAX9 = only 2..9
-MAX9 = -9
-RANKS = range(2, 15)
 DECK_RANKS = [c.rank for c in standard_deck()]
 
 
-def allows(req: int, rank: int) -> bool:
-    """``Requirement.allows`` on the code."""
-    if req == 0:
-        return True
-    if req == MAX9:
-        return 2 <= rank <= 9
-    return ACTION[rank] or rank >= req
-
-
-def after_play(rank: int) -> int:
-    """``requirement.after_play``: 2 and 3 leave ANY, a 9 MAX 9, else MIN rank."""
-    if rank in (2, 3):
-        return 0
-    if rank == 9:
-        return MAX9
-    return rank
-
-
-def parse_requirement(text: str | None) -> int:
-    parts = (text or "ANY").split()
-    if parts[0] == "MAX":
-        return MAX9
-    if parts[0] == "MIN":
-        return int(parts[1])
-    return 0
-
-
-class Table:
-    """One Ladder game in play, on rank counts."""
-
-    __slots__ = (
-        "hands",
-        "hidden",
-        "hidden_n",
-        "max_turns",
-        "pile",
-        "req",
-        "result",
-        "rng",
-        "seed",
-        "shown",
-        "shown_n",
-        "sizes",
-        "to_act",
-        "turns",
-    )
-
-    def __init__(self) -> None:
-        self.hands: list[list[int]] = [[0] * 15 for _ in range(4)]
-        self.sizes = [0, 0, 0, 0]
-        self.shown: list[list[int]] = [[0] * 15 for _ in range(4)]
-        self.shown_n = [0, 0, 0, 0]
-        self.hidden: list[list[int]] = [[0, 0, 0] for _ in range(4)]
-        self.hidden_n = [0, 0, 0, 0]
-        self.pile: list[int] = []
-        self.req = 0
-        self.to_act = 0
-        self.turns = 0
-        self.max_turns = 600
-        #: None while the game runs; the winning team, or -1 for a draw
-        self.result: int | None = None
-        #: the table's own randomness (a T's shuffle, a blind pick), made
-        #: from ``seed`` when first needed: a copy costs no generator
-        self.seed = 0
-        self.rng: random.Random | None = None
-
-    def copy(self) -> Table:
-        new = Table.__new__(Table)
-        new.hands = [h[:] for h in self.hands]
-        new.sizes = self.sizes[:]
-        new.shown = [s[:] for s in self.shown]
-        new.shown_n = self.shown_n[:]
-        new.hidden = [h[:] for h in self.hidden]
-        new.hidden_n = self.hidden_n[:]
-        new.pile = self.pile[:]
-        new.req = self.req
-        new.to_act = self.to_act
-        new.turns = self.turns
-        new.max_turns = self.max_turns
-        new.result = self.result
-        new.seed = self.seed
-        if self.rng is None:
-            new.rng = None
-        else:
-            new.rng = random.Random()
-            new.rng.setstate(self.rng.getstate())
-        return new
-
-    def random(self) -> random.Random:
-        if self.rng is None:
-            self.rng = random.Random(self.seed)
-        return self.rng
-
-    def cards_left(self, seat: int) -> int:
-        return self.sizes[seat] + self.shown_n[seat] + self.hidden_n[seat]
-
-    def source(self, seat: int) -> str:
-        if self.sizes[seat]:
-            return "hand"
-        if self.shown_n[seat]:
-            return "shown"
-        return "hidden"
-
-
-#: requirement code -> the ranks it allows, lowest first
-ALLOWED = {req: tuple(r for r in RANKS if allows(req, r)) for req in (0, MAX9, *RANKS)}
-
-
-def play_counts(table: Table, seat: int) -> dict[int, tuple[int, int]]:
-    """Rank -> the fewest and the most copies the seat may play now (hand
-    or shown source; ``LadderState._legal`` with its last-card rule: an
-    action card may not be the last card nor empty the hand)."""
-    size = table.sizes[seat]
-    counts = table.hands[seat] if size else table.shown[seat]
-    left = size + table.shown_n[seat] + table.hidden_n[seat]
-    out: dict[int, tuple[int, int]] = {}
-    for rank in ALLOWED[table.req]:
-        have = counts[rank]
-        if not have:
-            continue
-        if not ACTION[rank]:
-            out[rank] = (1, have)
-            continue
-        ks = [k for k in range(1, have + 1) if k != left and k != size]
-        if ks:
-            out[rank] = (ks[0], ks[-1])
-    return out
-
-
 def heuristic(table: Table, seat: int) -> tuple[int, int] | None:
-    """``LadderHeuristic.act`` on counts: (rank, copies) of the play, or
-    None when nothing may be played (a pickup).  The legal plays are
-    scanned once (``play_counts`` says the same, as a table): from the
-    lowest allowed rank up, so the first ordinary rank is the lowest."""
-    size = table.sizes[seat]
-    counts = table.hands[seat] if size else table.shown[seat]
-    left = size + table.shown_n[seat] + table.hidden_n[seat]
-    low = 0
-    actions: dict[int, tuple[int, int]] = {}
-    for rank in ALLOWED[table.req]:
-        have = counts[rank]
-        if not have:
-            continue
-        if not ACTION[rank]:
-            if not low:
-                low = rank
-            continue
-        ks = [k for k in range(1, have + 1) if k != left and k != size]
-        if ks:
-            actions[rank] = (ks[0], ks[-1])
-    if not low and not actions:
+    """``LadderHeuristic.act`` on the table: (rank, copies) of the play, or
+    None when nothing may be played (a pickup).  ``plays`` lists the legal
+    ranks from the lowest up, so the first ordinary rank is the lowest."""
+    legal = plays(table, seat)
+    if not legal:
         return None
+    low = 0
+    actions: dict[int, int] = {}
+    for rank, most in legal.items():
+        if IS_ACTION[rank]:
+            actions[rank] = most
+        elif not low:
+            low = rank
     sizes = table.sizes
+    size = sizes[seat]
     partner, right, left_seat = (seat + 2) % 4, (seat + 1) % 4, (seat + 3) % 4
     if 10 in actions:
         opp_hands = min(sizes[right], sizes[left_seat])
         if (opp_hands <= 2 and size > opp_hands) or size >= sum(sizes) / 4 + 4:
-            return 10, actions[10][1]
+            return 10, actions[10]
     if 3 in actions and table.cards_left(partner) <= 3 < table.cards_left(right):
-        return 3, actions[3][0]
+        return 3, 1
     if low:
         if actions:
             hand = table.hands[seat]
@@ -207,81 +74,17 @@ def heuristic(table: Table, seat: int) -> tuple[int, int] | None:
             if n_actions >= size - n_actions:
                 # too many action cards: they cannot be the last ones, shed one now
                 rank = min(actions, key=PREFERENCE.__getitem__)
-                return rank, actions[rank][1]
-        return low, counts[low]
-    rank = min(actions, key=PREFERENCE.__getitem__)
-    return rank, actions[rank][0]
-
-
-def step(table: Table, play: tuple[int, int] | int | None) -> None:
-    """One turn (``LadderState._apply``): ``(rank, copies)`` from the
-    current source, a hidden slot index, or None to pick up the pile."""
-    seat = table.to_act
-    table.turns += 1
-    if play is None:
-        _pick_up(table, seat, 0)
-    elif isinstance(play, int):
-        rank = table.hidden[seat][play]
-        table.hidden[seat][play] = 0
-        table.hidden_n[seat] -= 1
-        if not allows(table.req, rank) or (ACTION[rank] and table.cards_left(seat) == 0):
-            _pick_up(table, seat, rank)
-        else:
-            _effect(table, seat, rank, 1)
-    else:
-        rank, k = play
-        if table.sizes[seat]:
-            table.hands[seat][rank] -= k
-            table.sizes[seat] -= k
-        else:
-            table.shown[seat][rank] -= k
-            table.shown_n[seat] -= k
-        _effect(table, seat, rank, k)
-    # ``LadderState._check_end``: the player who went out first, from this seat
-    for s in (seat, (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4):
-        if not table.sizes[s] and not table.shown_n[s] and not table.hidden_n[s]:
-            table.result = s % 2
-            return
-    if table.turns >= table.max_turns:
-        table.result = -1
-
-
-def _pick_up(table: Table, seat: int, extra: int) -> None:
-    hand = table.hands[seat]
-    for rank in table.pile:
-        hand[rank] += 1
-    table.sizes[seat] += len(table.pile)
-    if extra:
-        hand[extra] += 1
-        table.sizes[seat] += 1
-    table.pile = []
-    table.req = 0
-    table.to_act = (seat + 1) % 4
-
-
-def _effect(table: Table, seat: int, rank: int, k: int) -> None:
-    table.pile.extend([rank] * k)
-    table.req = after_play(rank)
-    if rank == 3:
-        table.to_act = (seat + 2) % 4
-        return
-    if rank == 10:
-        pool = [r for h in table.hands for r in RANKS for _ in range(h[r])]
-        table.random().shuffle(pool)
-        table.hands = [[0] * 15 for _ in range(4)]
-        table.sizes = [0, 0, 0, 0]
-        for i, r in enumerate(pool):
-            s = (seat + i) % 4
-            table.hands[s][r] += 1
-            table.sizes[s] += 1
-    table.to_act = (seat + 1) % 4
+                return rank, actions[rank]
+        return low, legal[low]
+    return min(actions, key=PREFERENCE.__getitem__), 1
 
 
 def turn(table: Table) -> None:
-    """The heuristic plays one turn for the seat to act."""
+    """The rollout player's turn for the seat to act: a blind hidden card
+    at random, else the heuristic's play (or the pickup)."""
     seat = table.to_act
-    if table.source(seat) == "hidden":
-        slots = [i for i, r in enumerate(table.hidden[seat]) if r]
+    if source_of(table, seat) == HIDDEN:
+        slots = hidden_slots(table, seat)
         step(table, slots[0] if len(slots) == 1 else table.random().choice(slots))
         return
     step(table, heuristic(table, seat))
@@ -330,7 +133,7 @@ class LadderPlayouts:
                 base.shown[s][c.rank] += 1
             base.shown_n[s] = len(row)
         base.pile = [c.rank for c in view.pile]
-        base.req = parse_requirement(view.requirement)
+        base.req = Requirement.parse(view.requirement or "ANY").code
         base.to_act = view.to_act if view.to_act is not None else self.seat
         base.turns = int(view.extra.get("turns", 0))
         base.max_turns = int(view.extra.get("max_turns", 600))
@@ -355,7 +158,7 @@ class LadderPlayouts:
 
     def value(self, world: Table, action: Action, deadline: float) -> float | None:
         table = world.copy()
-        step(table, as_play(action))
+        step(table, turn_of(action))
         turns = 0
         clock = time.perf_counter
         while table.result is None and turns < self.horizon:
@@ -367,13 +170,3 @@ class LadderPlayouts:
         COUNTS["cards"] += turns
         self.work += turns + 1
         return value(table, self.decider)
-
-
-def as_play(action: Action) -> tuple[int, int] | int | None:
-    """An engine action as a turn of ``step``."""
-    if action.verb == "pickup":
-        return None
-    if action.verb == "hidden":
-        assert action.number is not None
-        return action.number - 1
-    return action.cards[0].rank, len(action.cards)

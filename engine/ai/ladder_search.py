@@ -77,6 +77,7 @@ def ladder_world(view: Observation, rng: random.Random) -> MatchState:
     state.results = list(view.extra.get("results", ()))
     state.round_number = view.round_number
     state.rng = random.Random(rng.getrandbits(64))
+    state.resync()  # the engine's count table follows the cards dealt here
     world: MatchState = state
     return world
 

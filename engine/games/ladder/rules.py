@@ -49,7 +49,21 @@ from engine.core.spec import Variant as VariantBase
 from engine.core.spec import setting
 from engine.core.view import Observation
 from engine.errors import IllegalAction, InvalidPosition
-from engine.games.ladder.requirement import ACTION_RANKS, ANY, Requirement, after_play
+from engine.games.ladder.requirement import ANY, OF_CODE, Requirement
+from engine.games.ladder.table import (
+    BURNED,
+    PICKED_UP,
+    REDEALT,
+    SKIPPED,
+    SOURCE_NAMES,
+    Table,
+    deal_round,
+    hidden_slots,
+    plays,
+    source_of,
+    step,
+    turn_of,
+)
 
 TEAMS = ((0, 2), (1, 3))
 SLOTS = 3
@@ -81,6 +95,7 @@ class LadderState(MatchState):
         "pile": list,
         "burned": list,
         "requirement": share,  # frozen
+        "table": Table.copy,
         "turns": share,
         "results": list,
         "starter": share,
@@ -98,6 +113,9 @@ class LadderState(MatchState):
         self.turns = 0
         self.results: list[int | None] = []  # winning team per game, None = draw
         self.starter = 0
+        #: the game on rank counts that the rules decide with (``table.py``);
+        #: the card lists above are the truth it is made from (``resync``)
+        self.table = Table()
 
     # -- dealing -------------------------------------------------------------------
     def _deal(self, deal: dict[str, list[list[Card]]] | None = None) -> None:
@@ -120,48 +138,49 @@ class LadderState(MatchState):
         self.starter = self.rng.randrange(4) if fp == "random" else int(fp)
         self.phase = PHASE_PLAY
         self.to_act = self.starter
+        self.resync()
+
+    def resync(self) -> None:
+        """Make the count table (``self.table``) from the cards, the
+        requirement, the seat to act and the turn count: after a deal, and
+        after anything that sets the card lists directly (positions, worlds)."""
+        t = Table(self.variant.action_last_card == "forbid_empty_hand", self.variant.burn_on_2_3)
+        t.set_hands([[c.rank for c in h] for h in self.hands])
+        for seat in range(4):
+            for c in self.shown[seat]:
+                t.shown[seat][c.rank] += 1
+            t.shown_n[seat] = len(self.shown[seat])
+            t.hidden[seat] = [0 if c is None else c.rank for c in self.hidden[seat]]
+            t.hidden_n[seat] = sum(c is not None for c in self.hidden[seat])
+        t.pile = [c.rank for c in self.pile]
+        t.req = self.requirement.code
+        t.to_act = self.to_act if self.to_act is not None else 0
+        t.turns = self.turns
+        t.max_turns = self.variant.max_turns
+        self.table = t
 
     # -- sources ----------------------------------------------------------------------
     def source(self, seat: int) -> str:
-        if self.hands[seat]:
-            return "hand"
-        if self.shown[seat]:
-            return "shown"
-        return "hidden"
+        """``table.source``: "hand", "shown" or "hidden"."""
+        return SOURCE_NAMES[source_of(self.table, seat)]
 
     def cards_left(self, seat: int) -> int:
-        hidden = self.hidden[seat]
-        return len(self.hands[seat]) + len(self.shown[seat]) + len(hidden) - hidden.count(None)
-
-    def _breaks_last_card_rule(self, seat: int, rank: int, count: int, source: str) -> bool:
-        """rules "What may be played": an action-only play may not leave the
-        player with no cards at all, nor (default setting) empty the hand."""
-        if rank not in ACTION_RANKS:
-            return False
-        if self.cards_left(seat) == count:
-            return True
-        return (
-            self.variant.action_last_card == "forbid_empty_hand"
-            and source == "hand"
-            and len(self.hands[seat]) == count
-        )
+        return self.table.cards_left(seat)
 
     # -- legality -----------------------------------------------------------------------
     def _legal(self) -> list[Action]:
+        """``table.plays`` (or ``hidden_slots``) as actions: every
+        combination of the allowed number of cards of each allowed rank."""
         seat = self.to_act
         assert seat is not None
-        src = self.source(seat)
-        if src == "hidden":
-            return [hidden(i + 1) for i, c in enumerate(self.hidden[seat]) if c is not None]
-        cards = self.hands[seat] if src == "hand" else self.shown[seat]
+        t = self.table
+        if not t.sizes[seat] and not t.shown_n[seat]:
+            return [hidden(i + 1) for i in hidden_slots(t, seat)]
+        cards = self.hands[seat] if t.sizes[seat] else self.shown[seat]
         actions: list[Action] = []
-        for rank in sorted({c.rank for c in cards}):
-            if not self.requirement.allows(rank):
-                continue
+        for rank, most in plays(t, seat).items():
             same = [c for c in cards if c.rank == rank]
-            for k in range(1, len(same) + 1):
-                if self._breaks_last_card_rule(seat, rank, k, src):
-                    continue
+            for k in range(1, most + 1):
                 actions.extend(map(play_of, combinations(same, k)))
         return actions or [PICKUP]
 
@@ -227,14 +246,30 @@ class LadderState(MatchState):
 
     # -- applying -------------------------------------------------------------------------
     def _apply(self, action: Action) -> list[Event]:
+        """``table.step`` decides the turn; the cards follow its flags."""
         seat = self.to_act
         assert seat is not None
-        self.turns += 1
+        t = self.table
+        t.turns = self.turns  # the state's own count is the truth
         if action.verb == "pickup":
             events = [Event("pickup", seat, {"cards": len(self.pile)})]
-            self._pick_up(seat)
+            step(t, None)
+            self.hands[seat].extend(self.pile)
+            self.pile = []
         elif action.verb == "hidden":
-            events = self._play_hidden(seat, cast(int, action.number) - 1)
+            slot = cast(int, action.number) - 1
+            card = cast(Card, self.hidden[seat][slot])
+            self.hidden[seat][slot] = None
+            t.hidden[seat][slot] = card.rank
+            events = [Event("hidden_revealed", seat, {"card": str(card), "slot": slot + 1})]
+            flags = step(t, slot, self._redistribute)
+            if flags & PICKED_UP:
+                self.hands[seat].extend([*self.pile, card])
+                self.pile = []
+                events.append(Event("pickup", seat, {"cards": len(self.hands[seat])}))
+            else:
+                events.append(Event("played", seat, {"cards": [str(card)], "source": "hidden"}))
+                events += self._effect(seat, [card], flags)
         else:
             src = self.source(seat)
             holder = self.hands[seat] if src == "hand" else self.shown[seat]
@@ -243,71 +278,38 @@ class LadderState(MatchState):
             events = [
                 Event("played", seat, {"cards": [str(c) for c in action.cards], "source": src})
             ]
-            events += self._effect(seat, list(action.cards))
-        return events + self._check_end(seat)
+            flags = step(t, turn_of(action), self._redistribute)
+            events += self._effect(seat, list(action.cards), flags)
+        self.turns = t.turns
+        self.requirement = OF_CODE[t.req]
+        self.to_act = t.to_act
+        if t.result is None:
+            return events
+        if t.result < 0:
+            return events + self._end_game(None, None)
+        return events + self._end_game(t.result, t.winner)
 
-    def _pick_up(self, seat: int, extra: list[Card] | None = None) -> None:
-        self.hands[seat].extend(self.pile + (extra or []))
-        self.pile = []
-        self.requirement = ANY
-        self.to_act = (seat + 1) % 4
-
-    def _play_hidden(self, seat: int, slot: int) -> list[Event]:
-        card = cast(Card, self.hidden[seat][slot])
-        self.hidden[seat][slot] = None
-        revealed = Event("hidden_revealed", seat, {"card": str(card), "slot": slot + 1})
-        playable = self.requirement.allows(card.rank) and not (
-            card.rank in ACTION_RANKS and self.cards_left(seat) == 0
-        )
-        if not playable:
-            self._pick_up(seat, [card])
-            return [revealed, Event("pickup", seat, {"cards": len(self.hands[seat])})]
-        return [
-            revealed,
-            Event("played", seat, {"cards": [str(card)], "source": "hidden"}),
-            *self._effect(seat, [card]),
-        ]
-
-    def _effect(self, seat: int, cards: list[Card]) -> list[Event]:
-        """rules "Effects": the effect of the rank, once, however many copies."""
-        rank = cards[0].rank
+    def _effect(self, seat: int, cards: list[Card], flags: int) -> list[Event]:
+        """The cards of a play to the pile, and the events of its effect."""
         self.pile.extend(cards)
-        self.requirement = after_play(rank)
         events: list[Event] = []
-        if rank in (2, 3) and self.variant.burn_on_2_3:
+        if flags & BURNED:
             self.burned.extend(self.pile)
             self.pile = []
             events.append(Event("burned", seat))
-        if rank == 3:
-            self.to_act = (seat + 2) % 4
+        if flags & SKIPPED:
             events.append(Event("skip", (seat + 1) % 4))
-            return events
-        if rank == 10:
-            self._redistribute(seat)
+        if flags & REDEALT:
             events.append(Event("redistributed", seat, {"counts": [len(h) for h in self.hands]}))
-        self.to_act = (seat + 1) % 4
         return events
 
     def _redistribute(self, seat: int) -> None:
-        """Pool every hand, shuffle with the match RNG, deal one at a time from
-        the T's player in seat order (table cards stay)."""
+        """``step``'s deal hook for a T: every hand pooled and shuffled with
+        the match RNG, dealt by ``deal_round`` (table cards stay)."""
         pool = [c for h in self.hands for c in h]
         shuffle(pool, self.rng)
-        self.hands = [[] for _ in range(4)]
-        for i, card in enumerate(pool):
-            self.hands[(seat + i) % 4].append(card)
-
-    def _check_end(self, seat: int) -> list[Event]:
-        order = [(seat + k) % 4 for k in range(1, 5)]
-        if self.cards_left(seat) == 0:
-            winner: int | None = seat
-        else:
-            winner = next((s for s in order if self.cards_left(s) == 0), None)
-        if winner is not None:
-            return self._end_game(winner % 2, winner)
-        if self.turns >= self.variant.max_turns:
-            return self._end_game(None, None)
-        return []
+        self.hands = deal_round(pool, seat)
+        self.table.set_hands([[c.rank for c in h] for h in self.hands])
 
     def _end_game(self, team: int | None, seat: int | None) -> list[Event]:
         self.results.append(team)
@@ -347,6 +349,7 @@ class LadderState(MatchState):
             for i, c in enumerate(state.hidden[s]):
                 if c is not None:
                     state.hidden[s][i] = pool.pop()
+        state.resync()
         return state
 
     def view(self, seat: int | None) -> Observation:
@@ -514,6 +517,7 @@ class Ladder(Game):
         state.burned = spare  # out of play in this position
         state.phase = PHASE_PLAY
         state.to_act = 0 if to_act is None else int(to_act)
+        state.resync()
         return state
 
 
