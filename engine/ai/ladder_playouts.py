@@ -24,6 +24,7 @@ import math
 import random
 import time
 
+from engine.ai.heuristics.ladder import ACTION_PREFERENCE
 from engine.ai.rollout import COUNTS
 from engine.core.actions import Action
 from engine.core.cards import standard_deck
@@ -39,8 +40,8 @@ from engine.games.ladder.table import (
     turn_of,
 )
 
-#: ``heuristics.ladder.ACTION_PREFERENCE``: the order action ranks are shed in
-PREFERENCE = {2: 0, 9: 1, 3: 2, 10: 3}
+#: the action ranks in the order the heuristic sheds them (``ACTION_PREFERENCE``)
+PREFERENCE = tuple(sorted(ACTION_PREFERENCE, key=ACTION_PREFERENCE.__getitem__))
 DECK_RANKS = [c.rank for c in standard_deck()]
 
 
@@ -52,42 +53,32 @@ def heuristic(table: Table, seat: int) -> tuple[int, int] | None:
     if not legal:
         return None
     low = 0
-    actions: dict[int, int] = {}
-    for rank, most in legal.items():
-        if IS_ACTION[rank]:
-            actions[rank] = most
-        elif not low:
+    for rank in legal:
+        if not IS_ACTION[rank]:
             low = rank
+            break
     sizes = table.sizes
     size = sizes[seat]
     partner, right, left_seat = (seat + 2) % 4, (seat + 1) % 4, (seat + 3) % 4
-    if 10 in actions:
+    if 10 in legal:
         opp_hands = min(sizes[right], sizes[left_seat])
         if (opp_hands <= 2 and size > opp_hands) or size >= sum(sizes) / 4 + 4:
-            return 10, actions[10]
-    if 3 in actions and table.cards_left(partner) <= 3 < table.cards_left(right):
+            return 10, legal[10]
+    if 3 in legal and table.cards_left(partner) <= 3 < table.cards_left(right):
         return 3, 1
     if low:
-        if actions:
-            hand = table.hands[seat]
-            n_actions = hand[2] + hand[3] + hand[9] + hand[10]
-            if n_actions >= size - n_actions:
-                # too many action cards: they cannot be the last ones, shed one now
-                rank = min(actions, key=PREFERENCE.__getitem__)
-                return rank, actions[rank]
+        hand = table.hands[seat]
+        n_actions = hand[2] + hand[3] + hand[9] + hand[10]
+        if n_actions >= size - n_actions:
+            # too many action cards: they cannot be the last ones, shed one now
+            for rank in PREFERENCE:
+                if rank in legal:
+                    return rank, legal[rank]
         return low, legal[low]
-    return min(actions, key=PREFERENCE.__getitem__), 1
-
-
-def turn(table: Table) -> None:
-    """The rollout player's turn for the seat to act: a blind hidden card
-    at random, else the heuristic's play (or the pickup)."""
-    seat = table.to_act
-    if source_of(table, seat) == HIDDEN:
-        slots = hidden_slots(table, seat)
-        step(table, slots[0] if len(slots) == 1 else table.random().choice(slots))
-        return
-    step(table, heuristic(table, seat))
+    for rank in PREFERENCE:  # only action cards: the one to part with first
+        if rank in legal:
+            return rank, 1
+    raise AssertionError("unreachable: a legal play is an ordinary or an action rank")
 
 
 def position_value(table: Table, seat: int) -> float:
@@ -164,7 +155,13 @@ class LadderPlayouts:
         while table.result is None and turns < self.horizon:
             if not turns & 7 and clock() > deadline:
                 return None
-            turn(table)
+            # every seat: a blind hidden card at random, else the heuristic's play
+            seat = table.to_act
+            if source_of(table, seat) == HIDDEN:
+                slots = hidden_slots(table, seat)
+                step(table, slots[0] if len(slots) == 1 else table.random().choice(slots))
+            else:
+                step(table, heuristic(table, seat))
             turns += 1
         COUNTS["rollouts"] += 1
         COUNTS["cards"] += turns

@@ -16,6 +16,8 @@ ACTION_RANKS = frozenset({2, 3, 9, 10})
 ORDINARY_RANKS = frozenset({4, 5, 6, 7, 8, 11, 12, 13, 14})
 #: the ranks of a 52-card deck, low to high
 RANKS = range(2, 15)
+#: the action ranks, low to high
+ACTION_ORDER = (2, 3, 9, 10)
 #: rank -> is an action card (2, 3, 9, T); indexed 0..14
 IS_ACTION = tuple(r in ACTION_RANKS for r in range(15))
 #: requirement code of ANY and of MAX 9 (MIN v is v itself)

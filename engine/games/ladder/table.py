@@ -35,6 +35,7 @@ from typing import TypeVar
 
 from engine.core.actions import Action
 from engine.games.ladder.requirement import (
+    ACTION_ORDER,
     AFTER_PLAY,
     ALLOWED,
     ANY_CODE,
@@ -193,16 +194,15 @@ def plays(t: Table, seat: int) -> dict[int, int]:
         counts = t.shown[seat]
         empties = 0
     left = size + t.shown_n[seat] + t.hidden_n[seat]
-    out: dict[int, int] = {}
-    for rank in ALLOWED[t.req]:
-        have = counts[rank]
-        if not have:
-            continue
-        if IS_ACTION[rank] and have in (left, empties):
-            if have > 1:
-                out[rank] = have - 1
-        else:
-            out[rank] = have
+    out = {rank: counts[rank] for rank in ALLOWED[t.req] if counts[rank]}
+    if left <= 4 or 0 < empties <= 4:  # a rank has 4 copies at most
+        for rank in ACTION_ORDER:
+            have = out.get(rank)
+            if have is not None and have in (left, empties):
+                if have > 1:
+                    out[rank] = have - 1
+                else:
+                    del out[rank]
     return out
 
 
@@ -215,10 +215,7 @@ def hidden_slots(t: Table, seat: int) -> list[int]:
 def deal_round(pool: Sequence[T], seat: int) -> list[list[T]]:
     """ "Effects", T: the pooled cards dealt one at a time from the T's
     player in seat order (the caller shuffles the pool)."""
-    hands: list[list[T]] = [[], [], [], []]
-    for i, item in enumerate(pool):
-        hands[(seat + i) % 4].append(item)
-    return hands
+    return [list(pool[(s - seat) % 4 :: 4]) for s in range(4)]
 
 
 def redeal(t: Table, seat: int) -> None:
@@ -258,11 +255,12 @@ def step(t: Table, turn: Turn, deal: Callable[[int], None] | None = None) -> int
         flags = _effect(t, seat, rank, k, deal)
     # "End": the first player with no cards at all, from this seat on
     sizes, shown_n, hidden_n = t.sizes, t.shown_n, t.hidden_n
-    for s in (seat, (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4):
-        if not sizes[s] and not shown_n[s] and not hidden_n[s]:
-            t.winner = s
-            t.result = s % 2
-            return flags
+    if 0 in sizes:  # (nobody is out while every hand holds cards)
+        for s in (seat, (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4):
+            if not sizes[s] and not shown_n[s] and not hidden_n[s]:
+                t.winner = s
+                t.result = s % 2
+                return flags
     if t.turns >= t.max_turns:
         t.result = -1
     return flags
