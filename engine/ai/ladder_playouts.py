@@ -82,7 +82,8 @@ def heuristic(table: Table, seat: int) -> tuple[int, int] | None:
 
 
 def position_value(table: Table, seat: int) -> float:
-    """``ladder_search.position_value``: our side's chance of winning in [-1, 1]."""
+    """Our side's chance of winning in [-1, 1], fitted on heuristic
+    self-play (``ladder_search``'s module docstring)."""
     left = [table.cards_left(s) for s in range(4)]
     hand = table.sizes
     mine, other = seat % 2, 1 - seat % 2

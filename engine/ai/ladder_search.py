@@ -19,7 +19,6 @@ trick games, with what is special to a climbing game.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections import defaultdict
@@ -27,6 +26,7 @@ from typing import Any
 
 from engine.ai.base import get_agent
 from engine.ai.ladder_playouts import LadderPlayouts
+from engine.ai.ladder_playouts import position_value as table_value
 from engine.ai.rollout import COUNTS
 from engine.ai.search import SearchGame, register_search
 from engine.core.actions import Action
@@ -94,14 +94,9 @@ def ladder_classes(view: Observation, legal: list[Action]) -> list[list[Action]]
 
 
 def position_value(state: Any, seat: int) -> float:
-    """Our side's chance of winning, scaled to [-1, 1] (module docstring)."""
-    left = [state.cards_left(s) for s in range(4)]
-    hand = [len(state.hands[s]) for s in range(4)]
-    ours = [s for s in range(4) if s % 2 == seat % 2]
-    theirs = [s for s in range(4) if s % 2 != seat % 2]
-    d_left = min(left[s] for s in theirs) - min(left[s] for s in ours)
-    d_hand = min(hand[s] for s in theirs) - min(hand[s] for s in ours)
-    return 2 / (1 + math.exp(-(0.6 * d_left - 0.45 * d_hand))) - 1
+    """Our side's chance of winning, scaled to [-1, 1] (module docstring),
+    read from the state's count table."""
+    return table_value(state.table, seat)
 
 
 def game_value(state: MatchState, seat: int, games_before: int) -> float:

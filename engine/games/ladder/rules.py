@@ -15,6 +15,11 @@ on.  A match ends when a team reaches ``target_wins`` or after
 more wins takes it, and equal wins make a drawn match.  Every game is
 bounded by ``max_turns``, so every match ends.
 
+The play rules themselves are ``table.py``'s, on rank counts: the state
+keeps a ``Table`` beside its cards, lists its legal actions from
+``table.plays`` and applies a turn with ``table.step``; this module moves
+the cards, reports the events and runs the match (games, wins, the cap).
+
 Position facts (``LADDER.position``): ``hands={seat: cards}`` (seats left
 out hold three cards nobody else does), ``shown={seat: cards}``,
 ``hidden={seat: count}``, ``pile=[..., top last]``,
