@@ -57,6 +57,8 @@ from engine.errors import IllegalAction, InvalidPosition
 from engine.games.ladder.requirement import ANY, OF_CODE, Requirement
 from engine.games.ladder.table import (
     BURNED,
+    HAND,
+    HIDDEN,
     PICKED_UP,
     REDEALT,
     SKIPPED,
@@ -179,9 +181,10 @@ class LadderState(MatchState):
         seat = self.to_act
         assert seat is not None
         t = self.table
-        if not t.sizes[seat] and not t.shown_n[seat]:
+        src = source_of(t, seat)
+        if src == HIDDEN:
             return [hidden(i + 1) for i in hidden_slots(t, seat)]
-        cards = self.hands[seat] if t.sizes[seat] else self.shown[seat]
+        cards = self.hands[seat] if src == HAND else self.shown[seat]
         actions: list[Action] = []
         for rank, most in plays(t, seat).items():
             same = [c for c in cards if c.rank == rank]
@@ -255,7 +258,8 @@ class LadderState(MatchState):
         seat = self.to_act
         assert seat is not None
         t = self.table
-        t.turns = self.turns  # the state's own count is the truth
+        t.turns = self.turns  # the state's own count and seat are the truth
+        t.to_act = seat
         if action.verb == "pickup":
             events = [Event("pickup", seat, {"cards": len(self.pile)})]
             step(t, None)
