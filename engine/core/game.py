@@ -322,8 +322,8 @@ class MatchState(ABC):
     round_number: int
     scores: list[int]
     initial_deal: Any
-    #: (key, the legal actions, their ids) of the last ``legal_actions()``
-    _legal_memo: tuple[tuple[Any, ...], tuple[Action, ...], set[int]] | None
+    #: (key, the legal actions) of the last ``legal_actions()``
+    _legal_memo: tuple[tuple[Any, ...], tuple[Action, ...]] | None
 
     def __init__(self, game: Game, variant: VariantBase, seed: int | None) -> None:
         if not isinstance(variant, game.Variant):
@@ -372,10 +372,8 @@ class MatchState(ABC):
         legal = self._legal()
         key = self._legal_key()
         if key is not None:
-            # a copy of our own (the caller may change the list it gets),
-            # which also keeps the objects whose ids are remembered alive
-            kept = tuple(legal)
-            self._legal_memo = (key, kept, set(map(id, kept)))
+            # a copy of our own: the caller may change the list it gets
+            self._legal_memo = (key, tuple(legal))
         return legal
 
     def apply(self, action: Action | str, *, seat: int | None = None) -> list[Event]:
@@ -408,7 +406,9 @@ class MatchState(ABC):
             memo = self._legal_memo
         except AttributeError:  # a state made without __init__ or clone
             memo = None
-        if memo is not None and id(checked) in memo[2] and memo[0] == self._legal_key():
+        # (identity, compared in C: ``in`` on the tuple would call the
+        # dataclass ``__eq__`` of every action before the one found)
+        if memo is not None and id(checked) in map(id, memo[1]) and memo[0] == self._legal_key():
             # ``checked`` is one of the objects of the last legal list, and
             # the position it was computed for has not changed since
             legal = checked

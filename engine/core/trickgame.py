@@ -109,7 +109,8 @@ class TrickGameState(MatchState):
         if self.phase is not PHASE_PLAY:
             return None
         seat = self.playing_seat
-        return (seat, tuple(self.hands[seat]), tuple(self.trick.plays), self.trump)
+        # one flat tuple (None between the hand's cards and the trick's plays)
+        return (seat, self.trump, *self.hands[seat], None, *self.trick.plays)
 
     def _explain_play(self, action: Action) -> IllegalAction:
         if action.verb != "play":
