@@ -24,13 +24,8 @@ from __future__ import annotations
 from functools import partial
 
 from engine.games.blot.masks import (
-    LED,
-    PLAYS,
-    SEAT,
     SUIT_MASK,
     TRUMP_BASE,
-    WIN,
-    WIN_SEAT,
     BlotPlay,
     Position,
     Tables,
@@ -76,12 +71,11 @@ def choose(tab: Tables, side: int, pos: Position, legal: int) -> int:
     cards = bits(legal)
     strength, points = tab.strength, tab.points
     orders = tab.orders
-    seat = pos[SEAT]
+    h0, h1, h2, h3, seat, n, led, win_seat, win, _, _ = pos
     hand = pos[seat]
-    out = (pos[0] | pos[1] | pos[2] | pos[3]) & ~hand
+    out = (h0 | h1 | h2 | h3) & ~hand
     trump = tab.trump
     tmask = tab.trump_mask
-    n = pos[PLAYS]
 
     if not n:
         if trump is not None and seat & 1 == side and out & tmask and hand & tmask:
@@ -99,9 +93,8 @@ def choose(tab: Tables, side: int, pos: Position, legal: int) -> int:
             return best
         return _cheapest(cards, tab)
 
-    led, win = pos[LED], pos[WIN]
     takers = tab.takers[led][win]
-    if (pos[WIN_SEAT] - seat) % 2 == 0:
+    if (win_seat - seat) % 2 == 0:
         # the partner is winning: sure when we are last or nothing out of
         # its card's suit beats it
         if n == 3:

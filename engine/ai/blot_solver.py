@@ -26,14 +26,11 @@ from collections.abc import Sequence
 
 from engine.games.blot.cards import DEAL_TOTAL
 from engine.games.blot.masks import (
-    LED,
     PLAYS,
     POINT_SHIFT,
     SEAT,
     TOTALS,
     TRICK_SHIFT,
-    WIN,
-    WIN_SEAT,
     BlotPlay,
     Position,
     allowed,
@@ -121,7 +118,7 @@ class Solver:
         """The value (for ``team``) of ``pos`` with best play over ``depth``
         cards; with ``only``, of the best of those cards (the root's own
         question: not a node of the search, not kept in the table)."""
-        seat, n = pos[SEAT], pos[PLAYS]
+        h0, h1, h2, h3, seat, n, led, win_seat, win, _, totals = pos
         key: tuple[int, ...] = ()
         hint = -1
         hit = None
@@ -131,9 +128,9 @@ class Solver:
             if self.nodes & 1023 == 0 and time.perf_counter() > self.deadline:
                 raise OutOfTime
             if n == 0:
-                tricks = pos[TOTALS] >> TRICK_SHIFT[0]  # both teams' tricks
+                tricks = totals >> TRICK_SHIFT[0]  # both teams' tricks
                 small = depth << 4 | seat << 2 | (tricks & 63 > 0) << 1 | (tricks >> 6 > 0)
-                key = (pos[0], pos[1], pos[2], pos[3], small)
+                key = (h0, h1, h2, h3, small)
                 hit = self.table.get(key)
                 if hit is not None:
                     lo, hi, hint = hit
@@ -142,12 +139,12 @@ class Solver:
                     if hi <= alpha or lo == hi:
                         return hi
                     alpha, beta = max(alpha, lo), min(beta, hi)
-            moves: Sequence[int] = self._ordered(pos, seat, n, hint)
+            moves: Sequence[int] = self._ordered(pos, seat, n, led, win_seat, win, hint)
         else:
             moves = only
         tab, team = self.tab, self.team
         shift = POINT_SHIFT[team]
-        mine = pos[TOTALS] >> shift & 4095
+        mine = totals >> shift & 4095
         maximise = seat % 2 == team
         best = -INF if maximise else INF
         best_card = moves[0]
@@ -187,7 +184,9 @@ class Solver:
             self.table[key] = (lo, hi, best_card)
         return best
 
-    def _ordered(self, pos: Position, seat: int, n: int, hint: int) -> list[int]:
+    def _ordered(
+        self, pos: Position, seat: int, n: int, led: int, win_seat: int, win: int, hint: int
+    ) -> list[int]:
         """Legal cards, likely best first: the table's best card, then cards
         that take the lead (richest first), then the rest -- points to a
         partner who is winning, the cheapest card otherwise."""
@@ -200,8 +199,8 @@ class Solver:
         if n == 0:
             legal.sort(key=strength.__getitem__, reverse=True)  # stable: equals keep their order
         else:
-            takers = tab.takers[pos[LED]][pos[WIN]]
-            if (pos[WIN_SEAT] - seat) % 2 == 0:  # a partner is winning: feed it
+            takers = tab.takers[led][win]
+            if (win_seat - seat) % 2 == 0:  # a partner is winning: feed it
                 keyed = [
                     (
                         (1 << 16 | (32 - points[c]) << 8 | 255 - strength[c])

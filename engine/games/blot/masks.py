@@ -178,11 +178,10 @@ def allowed(pos: Position, tab: Tables) -> tuple[int, int]:
     (even a partner's); void: trump, over-trumping if you can, unless your
     partner is winning (``partner_exemption``); no forced under-trump
     unless ``must_undertrump``."""
-    seat = pos[SEAT]
+    _, _, _, _, seat, n, led, win_seat, win, _, _ = pos
     hand = pos[seat]
-    if not pos[PLAYS]:
+    if not n:
         return hand, ANY_CARD
-    led, win = pos[LED], pos[WIN]
     same = hand & SUIT_MASK[led]
     if same:
         if led == tab.trump:
@@ -191,7 +190,7 @@ def allowed(pos: Position, tab: Tables) -> tuple[int, int]:
                 return higher, BEAT_TRUMP_LEAD
         return same, FOLLOW
     trumps = hand & tab.trump_mask
-    if not trumps or (tab.partner_exemption and (pos[WIN_SEAT] - seat) % 2 == 0):
+    if not trumps or (tab.partner_exemption and (win_seat - seat) % 2 == 0):
         return hand, ANY_CARD
     over = trumps & tab.takers[led][win]
     if over:
@@ -345,13 +344,17 @@ class BlotPlay:
         self.pos = self._log.pop()
 
     def run(self, policy: Callable[[Position, int], int], stop_at: int = 0) -> None:
-        """Play on, each card ``policy(position, legal cards)``, to the end of
-        the deal or until ``stop_at`` cards are left (no undo)."""
+        """Play on, each card ``policy(position, legal cards)`` (asked only
+        when there is a choice), to the end of the deal or until ``stop_at``
+        cards are left (no undo)."""
         pos, tab = self.pos, self.tab
         left = held(pos).bit_count()
         while left > stop_at:
             left -= 1
-            pos = step(pos, policy(pos, allowed(pos, tab)[0]), tab)
+            legal = allowed(pos, tab)[0]
+            # a single legal card is played without asking
+            card = legal.bit_length() - 1 if not legal & (legal - 1) else policy(pos, legal)
+            pos = step(pos, card, tab)
         self.pos = pos
 
     def copy(self) -> BlotPlay:
