@@ -18,6 +18,7 @@ from engine.core.cards import Card
 from engine.core.follow import of_suit, stronger_than
 from engine.core.trick import Trick
 from engine.errors import IllegalAction
+from engine.games.blot import masks
 from engine.games.blot.cards import BLOT_RANKING, blot_deck
 from engine.games.blot.declarations import (
     _search_split,
@@ -27,22 +28,7 @@ from engine.games.blot.declarations import (
     has_belote,
     team_points,
 )
-from engine.games.blot.masks import (
-    CARDS,
-    INDEX,
-    RULES,
-    SEAT,
-    WIN_SEAT,
-    allowed,
-    bits,
-    cards_of,
-    hands_of,
-    mask_of,
-    position,
-    step,
-    tables,
-    totals_of,
-)
+from engine.games.blot.masks import CARDS, INDEX, RULES, SEAT, WIN_SEAT, allowed, bits, cards_of
 
 BL = get_game("blot")
 VARIANTS = [
@@ -106,10 +92,10 @@ def test_allowed_and_the_trick_winner_follow_the_rule_book(exempt, under):
         plays = [((leader + i) % 4, deck[i]) for i in range(rng.randrange(4))]
         seat = (leader + len(plays)) % 4
         hand = deck[4 : 4 + rng.randrange(1, 9)]
-        tab = tables(trump, exempt, under)
+        tab = masks.tables(trump, exempt, under)
         hands = [0, 0, 0, 0]
-        hands[seat] = mask_of(hand)
-        pos = position(hands, leader, [INDEX[c] for _, c in plays], tab)
+        hands[seat] = masks.mask_of(hand)
+        pos = masks.position(hands, leader, [INDEX[c] for _, c in plays], tab)
         assert pos[SEAT] == seat
         mask, rule = allowed(pos, tab)
         cards, reason = follow_by_the_book(hand, Trick(leader, plays), trump, exempt, under)
@@ -160,14 +146,14 @@ def test_undo_takes_back_every_card_and_copy_is_independent():
 
 
 def test_a_trick_goes_to_its_winner_with_its_points():
-    tab = tables("H")
-    hands = [mask_of([Card.parse(c)]) for c in ("AS", "TS", "7H", "KS")]
-    pos = position(hands, 0, [], tab, points=(30, 40), tricks=(2, 2))
+    tab = masks.tables("H")
+    hands = [masks.mask_of([Card.parse(c)]) for c in ("AS", "TS", "7H", "KS")]
+    pos = masks.position(hands, 0, [], tab, points=(30, 40), tricks=(2, 2))
     for card in ("AS", "TS", "7H", "KS"):
-        pos = step(pos, INDEX[Card.parse(card)], tab)
+        pos = masks.step(pos, INDEX[Card.parse(card)], tab)
     # the 7 of trumps takes it: 11 + 10 + 0 + 4, and 10 for the last trick
-    assert pos[SEAT] == 2 and totals_of(pos) == (30 + 35, 40, 3, 2)
-    assert hands_of(pos) == [0, 0, 0, 0]
+    assert pos[SEAT] == 2 and masks.totals_of(pos) == (30 + 35, 40, 3, 2)
+    assert masks.hands_of(pos) == [0, 0, 0, 0]
 
 
 def test_refusals_name_the_rule():
@@ -214,7 +200,7 @@ def test_team_points_are_the_award_and_belote():
                 if has_belote(hands[seat], trump):
                     expected[seat % 2] += 20
             assert team_points(hands, trump, first) == expected
-            masks = [mask_of(h) for h in hands]
+            masks = [masks.mask_of(h) for h in hands]
             belote = belote_points(masks, trump, ())
             assert belote == [
                 sum(20 for s in (t, t + 2) if has_belote(hands[s], trump)) for t in (0, 1)
