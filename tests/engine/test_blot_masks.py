@@ -200,8 +200,8 @@ def test_team_points_are_the_award_and_belote():
                 if has_belote(hands[seat], trump):
                     expected[seat % 2] += 20
             assert team_points(hands, trump, first) == expected
-            masks = [masks.mask_of(h) for h in hands]
-            belote = belote_points(masks, trump, ())
+            held = [masks.mask_of(h) for h in hands]
+            belote = belote_points(held, trump, ())
             assert belote == [
                 sum(20 for s in (t, t + 2) if has_belote(hands[s], trump)) for t in (0, 1)
             ]
