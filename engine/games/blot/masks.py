@@ -11,10 +11,10 @@ rules (rules/blot.md "Card order and points", "Play"), used by the table
   trick winner, the follow rule and the over-trump rule all read
   ``takers``, so card strength is decided in one place.
 - A ``Position`` is the card play of a deal at one moment, as one tuple of
-  small integers.  ``allowed(pos)``: the
-  cards the seat to act may play, and the rule (a code in ``RULES``) that
-  restricts them -- the table's ``_allowed_cards`` and its refusal
-  messages come from it, and so do the searches' legal cards.
+  small integers.  ``allowed(pos)``: the cards the seat to act may play,
+  and the rule (a code in ``RULES``) that restricts them -- the table's
+  ``_allowed_cards`` and its refusal messages come from it, and so do the
+  searches' legal cards.
   ``step(pos, card)``: the next position (the trick's winner, the points
   of a complete trick with the last-trick bonus, who leads next) -- the
   table's card points come from it too.  Positions are immutable, so a
