@@ -195,13 +195,14 @@ async def local_new(request: web.Request) -> web.Response:
     actor = _session_actor(request, body.get("session"))
     game = body.get("game", "callbreak")
     difficulty = body.get("difficulty", "normal")
+    watch = body.get("watch", False) is True  # AI players only: the person watches
     if game not in GAMES:
         return _error(400, "bad_request", f"choose one of: {', '.join(GAMES)}")
     if difficulty not in DIFFICULTIES:
         return _error(400, "bad_request", f"choose one of: {', '.join(DIFFICULTIES)}")
     service = _ctx(request).service
     try:
-        info = await service.create_table(actor, game=game, host_seat=0)
+        info = await service.create_table(actor, game=game, host_seat=None if watch else 0)
         info = await service.start_table(info.id, actor, fill_ai=difficulty)
     except EngineError as exc:
         with using(_lang(request)):

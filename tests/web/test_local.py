@@ -78,3 +78,21 @@ async def test_a_whole_local_game_in_the_browser(local_web: Web) -> None:
 async def test_local_routes_are_not_served_in_discord_mode(web: Web) -> None:
     assert (await web.client.post("/api/local")).status == 404
     assert (await web.client.post("/api/local/new", json={})).status == 404
+
+
+async def test_watching_a_table_of_ai_players(local_web: Web) -> None:
+    session = await login(local_web)
+    body = {"game": "ladder", "session": session, "difficulty": "easy", "watch": True}
+    resp = await local_web.client.post("/api/local/new", json=body)
+    table = (await resp.json())["table"]
+    peer = await local_web.peer()
+    await peer.send({"type": "hello", "session": session, "table": table})
+    state = await peer.next_of("state", after=0)
+    assert state["seat"] is None and state["view"]["hand"] == [] and state["view"]["legal"] == []
+    assert all(p["ai"] for p in state["players"])
+    seq = state["seq"]
+    later = await peer.wait_for(lambda f: f["type"] == "state" and f["seq"] > seq + 5)
+    assert later["view"]["seat"] is None  # the spectator's view, move after move
+    await peer.send({"type": "act", "table": table, "seq": later["seq"], "action": "pickup"})
+    assert (await peer.next_of("error"))["code"] == "forbidden"  # a spectator never acts
+    await peer.close()
