@@ -13,10 +13,13 @@ polling anywhere: a writer sleeps on its event.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Protocol
 
 from bot.services.models import ResultInfo, TableUpdate
+
+RESULTS_KEPT = 1000
 
 
 class Watcher(Protocol):
@@ -31,8 +34,9 @@ class Hub:
 
     def __init__(self) -> None:
         self._watchers: dict[int, set[Watcher]] = {}
-        #: the last result of each finished table (a late reader shows it too)
-        self.results: dict[int, ResultInfo] = {}
+        #: the result of each recently finished table (a late reader shows its
+        #: places too; older ones are read from the final view alone)
+        self.results: OrderedDict[int, ResultInfo] = OrderedDict()
         self._unsubscribe: Callable[[], None] | None = None
 
     def attach(self, subscribe: Callable[..., Callable[[], None]]) -> None:
@@ -64,5 +68,7 @@ class Hub:
         table_id = update.table.id
         if update.results is not None:
             self.results[table_id] = update.results
+            while len(self.results) > RESULTS_KEPT:
+                self.results.popitem(last=False)
         for watcher in list(self._watchers.get(table_id, ())):
             watcher.table_changed(update)
