@@ -127,6 +127,8 @@ class Connection:
         self._outbox: deque[str] = deque()
         self._stale = False
         self._wake = asyncio.Event()
+        #: set by the writer whenever it has sent everything queued
+        self._drained = asyncio.Event()
 
     # -- the hub's side ------------------------------------------------------------------
     def table_changed(self, update: TableUpdate) -> None:
@@ -146,6 +148,7 @@ class Connection:
             try:
                 while self._outbox and not ws.closed:
                     await ws.send_str(self._outbox.popleft())
+                self._drained.set()
                 if self._stale and self.table_id is not None and not ws.closed:
                     self._stale = False
                     await ws.send_str(dumps(await self._state_or_refusal(self.table_id)))
@@ -195,11 +198,11 @@ class Connection:
                 await writer
 
     async def _flush_and_close(self, code: int) -> None:
+        """Close with ``code`` once the writer has sent the error frame (at most 1 s)."""
+        self._drained.clear()
         self._wake.set()
-        for _ in range(10):  # let the writer send the error frame first
-            if not self._outbox:
-                break
-            await asyncio.sleep(0)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._drained.wait(), 1.0)
         await self.ws.close(code=code)
 
     async def _frame(self, data: str | bytes) -> None:
