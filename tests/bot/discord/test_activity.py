@@ -91,7 +91,10 @@ async def test_the_web_table_runs_in_the_bot_and_stops_with_it(
         async with http.get(f"{url}/api/config") as resp:
             config = await resp.json()
         assert config["mode"] == "discord" and config["client_id"] == str(APP_ID)
+        ws = await http.ws_connect(f"{url}/ws")
         await bot.close()
+        closed = await ws.receive(timeout=5)
+        assert closed.type == aiohttp.WSMsgType.CLOSE and closed.data == 1001  # going away
         with pytest.raises(aiohttp.ClientConnectionError):
             async with http.get(f"{url}/api/config"):
                 pass
