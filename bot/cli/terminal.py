@@ -40,6 +40,7 @@ from typing import Any
 
 from sqlalchemy.engine import make_url
 
+from bot.cli.local_service import local_table_service
 from bot.cli.terminal_console import BadInput, Console, one_line
 from bot.cli.terminal_table import (
     LOCAL_USER,
@@ -66,7 +67,6 @@ from bot.render.unrated import unrated_sentence
 from bot.services.actor import Actor
 from bot.services.errors import TableNotFound
 from bot.services.models import TableInfo, TableUpdate
-from bot.services.policy import terminal_tables
 from bot.services.results import NO_SERVER
 from bot.services.tables import TableService
 from engine import GAMES, EngineError, Game, get_game
@@ -348,13 +348,7 @@ async def _play(request: PlayRequest, con: Console, session: Session) -> int:
     if request.resume is not None:
         _require_existing(request.db_url, db_name)  # resuming reads: never create the file
     store = await _open_store(request.db_url, db_name)
-    service = TableService(
-        store,
-        turn_seconds_default=0,
-        ai_budget_ms=200,
-        max_open_per_host=None,
-        owns=terminal_tables,
-    )
+    service = local_table_service(store)
     actor = Actor.local()
     finished_on_start: dict[int, TableUpdate] = {}
 

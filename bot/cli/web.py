@@ -53,20 +53,13 @@ async def serve(
 ) -> None:
     """Run the local web table until ``stop`` is set (or SIGINT/SIGTERM);
     ``started`` gets the address once it listens (tests)."""
+    from bot.cli.local_service import local_table_service
     from bot.db.repositories import Store
-    from bot.services.policy import terminal_tables
-    from bot.services.tables import TableService
     from bot.web.app import WebConfig, WebServer, make_app
 
     store = Store(db_url)
     await store.migrate()
-    service = TableService(
-        store,
-        turn_seconds_default=0,
-        ai_budget_ms=200,
-        max_open_per_host=None,
-        owns=terminal_tables,
-    )
+    service = local_table_service(store)
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     handled = []
